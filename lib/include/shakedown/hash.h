@@ -1,0 +1,103 @@
+// Hashing API: one-shot functions and the incremental, copyable Hasher context.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <vector>
+
+#include "shakedown/algorithm.h"
+#include "shakedown/backend.h"
+
+namespace shakedown {
+
+namespace detail {
+// Merkle-Damgard state shared by the SHA-2 families (FIPS 180-4 §5, §6).
+template <class Word, std::size_t Block>
+struct MdState {
+  Word h[8];
+  std::uint64_t bytes_lo;     // message length in bytes, low 64 bits
+  std::uint64_t bytes_hi;     // high bits (SHA-512 counts 2^128 bits; always 0 for SHA-256)
+  std::uint8_t buf[Block];
+  std::uint32_t buflen;
+};
+using Sha256State = MdState<std::uint32_t, 64>;
+using Sha512State = MdState<std::uint64_t, 128>;
+
+// Sponge state (FIPS 202 §4). pos is the byte offset within the current rate block:
+// absorb position while absorbing, next unread output byte while squeezing.
+struct KeccakState {
+  std::uint64_t lanes[25];
+  std::uint32_t rate;
+  std::uint32_t pos;
+  std::uint8_t domain;  // the padding byte: 0x06 SHA-3, 0x1F SHAKE (FIPS 202 §6.1, §6.2; B.2)
+};
+}  // namespace detail
+
+// Incremental hashing. Copying a Hasher clones it mid-stream. The state is zeroized by
+// final() and by the destructor. Errors throw shakedown::Error and leave the context as it was.
+class Hasher {
+ public:
+  // Bound to the selected backend of the algorithm's family.
+  explicit Hasher(Algorithm alg);
+  // Bound to a named backend ("generic", "x86_64/shani", ...).
+  Hasher(Algorithm alg, std::string_view backend);
+  Hasher(const Hasher& other) noexcept;
+  Hasher& operator=(const Hasher& other) noexcept;
+  ~Hasher();
+
+  Algorithm algorithm() const noexcept { return alg_; }
+  std::string_view backend_name() const noexcept;
+  bool finalized() const noexcept { return phase_ == Phase::finalized; }
+
+  // Any length, including 0 (then data may be null). Errc::finalized after final;
+  // Errc::wrong_phase on an XOF that has started squeezing; Errc::null_pointer.
+  Hasher& update(const void* data, std::size_t len);
+  Hasher& update(std::span<const std::uint8_t> data) { return update(data.data(), data.size()); }
+  Hasher& update(std::string_view text) { return update(text.data(), text.size()); }
+
+  // Fixed-length digests: out.size() must equal digest_size(alg) (Errc::bad_output_length).
+  // SHAKE: any length, including 0; equivalent to one squeeze followed by finishing.
+  // Afterwards the context is finalized and zeroized; reset() makes it usable again.
+  void final(std::span<std::uint8_t> out);
+  void final(void* out, std::size_t len);
+  std::vector<std::uint8_t> final();  // digest_size(alg) bytes
+
+  // SHAKE only (Errc::not_xof otherwise): the next len bytes of output; any length including 0,
+  // any number of times. The first call pads the input.
+  void squeeze(std::span<std::uint8_t> out);
+  void squeeze(void* out, std::size_t len);
+
+  // Back to the empty message, same algorithm and backend.
+  void reset() noexcept;
+
+ private:
+  enum class Phase : std::uint8_t { absorbing, squeezing, finalized };
+  friend struct HasherAccess;  // test hooks (testing.h)
+  void init_state() noexcept;
+  void wipe() noexcept;
+  void check_usable(bool for_update) const;
+
+  Algorithm alg_;
+  Phase phase_;
+  const void* backend_;  // the family's backend struct (outside the union: survives zeroization)
+  // Everything secret lives here and is zeroized as a whole.
+  union {
+    detail::Sha256State s256;
+    detail::Sha512State s512;
+    detail::KeccakState keccak;
+  } u_;
+};
+
+// One-shot: out.size() must equal digest_size(alg) for fixed digests; any length for SHAKE.
+// Uses the selected backend, or the named one.
+void hash(Algorithm alg, std::span<const std::uint8_t> data, std::span<std::uint8_t> out);
+void hash(Algorithm alg, const void* data, std::size_t len, void* out, std::size_t outlen);
+void hash(Algorithm alg, std::string_view backend, std::span<const std::uint8_t> data,
+          std::span<std::uint8_t> out);
+// digest_size(alg) bytes, or outlen bytes for SHAKE when given.
+std::vector<std::uint8_t> hash(Algorithm alg, std::span<const std::uint8_t> data);
+std::vector<std::uint8_t> hash(Algorithm alg, std::span<const std::uint8_t> data, std::size_t outlen);
+
+}  // namespace shakedown

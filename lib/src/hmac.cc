@@ -1,0 +1,113 @@
+// HMAC (FIPS 198-1 §4): keyed inner/outer contexts, truncation, constant-time verification.
+#include "shakedown/hmac.h"
+
+#include <string>
+
+#include "internal/bytes.h"
+#include "shakedown/error.h"
+
+namespace shakedown {
+namespace {
+
+Algorithm hmac_algorithm(Algorithm alg) {
+  if (is_xof(alg))
+    throw Error(Errc::not_hmac_capable, "HMAC is not defined over the XOF " + std::string(name(alg)));
+  return alg;
+}
+
+Hasher make_hasher(Algorithm alg, std::string_view backend) {
+  return backend.empty() ? Hasher(hmac_algorithm(alg)) : Hasher(hmac_algorithm(alg), backend);
+}
+
+// K0 per FIPS 198-1 §4 steps 1-3: keys longer than B are hashed, then zero-padded to B bytes.
+// B is the block size for SHA-2 and the rate for SHA-3 (FIPS 202 is silent; SP 800-224 / RFC-style usage).
+void keyed_pair(Algorithm alg, std::string_view backend, const std::uint8_t* key, std::size_t keylen,
+                Hasher& inner, Hasher& outer) {
+  const std::size_t B = block_size(alg);
+  std::uint8_t k0[kMaxBlockSize] = {};
+  if (keylen > B) {
+    Hasher kh = make_hasher(alg, backend);
+    kh.update(key, keylen);
+    kh.final(k0, digest_size(alg));
+  } else if (keylen) {
+    std::memcpy(k0, key, keylen);
+  }
+  std::uint8_t pad[kMaxBlockSize];
+  for (std::size_t i = 0; i < B; ++i) pad[i] = k0[i] ^ 0x36;  // ipad
+  inner.update(pad, B);
+  for (std::size_t i = 0; i < B; ++i) pad[i] = k0[i] ^ 0x5c;  // opad
+  outer.update(pad, B);
+  internal::secure_zero(k0, sizeof k0);
+  internal::secure_zero(pad, sizeof pad);
+}
+
+}  // namespace
+
+Hmac::Hmac(Algorithm alg, std::span<const std::uint8_t> key, std::string_view backend)
+    : inner_(make_hasher(alg, backend)),
+      outer_(inner_),
+      inner_start_(inner_),
+      outer_start_(inner_) {
+  if (key.data() == nullptr && !key.empty()) throw Error(Errc::null_pointer, "HMAC key is null with non-zero length");
+  keyed_pair(alg, backend, key.data(), key.size(), inner_start_, outer_start_);
+  inner_ = inner_start_;
+  outer_ = outer_start_;
+}
+
+Hmac::Hmac(Algorithm alg, std::span<const std::uint8_t> key) : Hmac(alg, key, std::string_view{}) {}
+
+Hmac::Hmac(Algorithm alg, const void* key, std::size_t keylen)
+    : Hmac(alg, std::span<const std::uint8_t>(static_cast<const std::uint8_t*>(key), keylen)) {}
+
+Hmac::Hmac(const Hmac&) noexcept = default;
+Hmac& Hmac::operator=(const Hmac&) noexcept = default;
+Hmac::~Hmac() = default;  // each Hasher zeroizes itself
+
+Hmac& Hmac::update(const void* data, std::size_t len) {
+  inner_.update(data, len);
+  return *this;
+}
+
+void Hmac::final(std::span<std::uint8_t> out) {
+  const std::size_t L = digest_size(algorithm());
+  if (out.empty() || out.size() > L)
+    throw Error(Errc::bad_output_length, "HMAC-" + std::string(name(algorithm())) + " output must be 1.." +
+                                             std::to_string(L) + " bytes; " + std::to_string(out.size()) + " requested");
+  if (out.data() == nullptr) throw Error(Errc::null_pointer, "HMAC output is null");
+  if (inner_.finalized()) throw Error(Errc::finalized, "HMAC context used after final(); call reset() first");
+  std::uint8_t mac[kMaxDigestSize];
+  inner_.final(mac, L);
+  outer_.update(mac, L);
+  outer_.final(mac, L);
+  std::memcpy(out.data(), mac, out.size());  // FIPS 198-1 §5: leftmost bytes
+  internal::secure_zero(mac, sizeof mac);
+}
+
+std::vector<std::uint8_t> Hmac::final() {
+  std::vector<std::uint8_t> out(digest_size(algorithm()));
+  final(out);
+  return out;
+}
+
+bool Hmac::verify(std::span<const std::uint8_t> tag) {
+  const std::size_t L = digest_size(algorithm());
+  std::uint8_t mac[kMaxDigestSize];
+  final(std::span<std::uint8_t>(mac, L));
+  bool ok = !tag.empty() && tag.size() <= L && tag.data() != nullptr &&
+            internal::equal_constant_time(mac, tag.data(), tag.size());
+  internal::secure_zero(mac, sizeof mac);
+  return ok;
+}
+
+void Hmac::reset() noexcept {
+  inner_ = inner_start_;
+  outer_ = outer_start_;
+}
+
+std::vector<std::uint8_t> hmac(Algorithm alg, std::span<const std::uint8_t> key, std::span<const std::uint8_t> data) {
+  Hmac h(alg, key);
+  h.update(data);
+  return h.final();
+}
+
+}  // namespace shakedown

@@ -1,0 +1,172 @@
+// Message framing written once: SHA-2 buffering, padding and counters; the Keccak sponge.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "internal/bytes.h"
+#include "internal/generic.h"
+#include "shakedown/backend.h"
+#include "shakedown/hash.h"
+
+namespace shakedown::internal {
+
+// ---- SHA-2 (FIPS 180-4 §5.1 padding, §5.3 initial values) ----
+
+template <class State>
+struct MdTraits;
+template <>
+struct MdTraits<detail::Sha256State> {
+  using Word = std::uint32_t;
+  using Backend = Sha256Backend;
+  static constexpr std::size_t kBlock = 64;
+  static constexpr std::size_t kLengthBytes = 8;                 // §5.1.1: 64-bit length field
+  static constexpr std::uint64_t kMaxBytesLo = (1ull << 61) - 1;  // §1: message < 2^64 bits
+  static void store(std::uint8_t* p, Word w) { store_be32(p, w); }
+};
+template <>
+struct MdTraits<detail::Sha512State> {
+  using Word = std::uint64_t;
+  using Backend = Sha512Backend;
+  static constexpr std::size_t kBlock = 128;
+  static constexpr std::size_t kLengthBytes = 16;  // §5.1.2: 128-bit length field
+  static void store(std::uint8_t* p, Word w) { store_be64(p, w); }
+};
+
+template <class State>
+void md_init(State& s, const typename MdTraits<State>::Word (&iv)[8]) noexcept {
+  std::memcpy(s.h, iv, sizeof s.h);
+  s.bytes_lo = 0;
+  s.bytes_hi = 0;
+  s.buflen = 0;
+}
+
+// Adds len to the byte counter; false if the message would exceed the algorithm's limit.
+template <class State>
+bool md_count(State& s, std::size_t len) noexcept {
+  std::uint64_t lo = s.bytes_lo + len;
+  std::uint64_t hi = s.bytes_hi + (lo < s.bytes_lo);
+  if constexpr (MdTraits<State>::kLengthBytes == 8) {
+    if (hi != 0 || lo > MdTraits<State>::kMaxBytesLo) return false;
+  } else {
+    if (hi >> 61) return false;  // bit length must stay below 2^128
+  }
+  s.bytes_lo = lo;
+  s.bytes_hi = hi;
+  return true;
+}
+
+template <class State, class Backend>
+void md_update(State& s, const Backend& be, const std::uint8_t* data, std::size_t len) noexcept {
+  constexpr std::size_t B = MdTraits<State>::kBlock;
+  if (s.buflen) {
+    std::size_t take = B - s.buflen < len ? B - s.buflen : len;
+    std::memcpy(s.buf + s.buflen, data, take);
+    s.buflen += static_cast<std::uint32_t>(take);
+    data += take;
+    len -= take;
+    if (s.buflen < B) return;
+    be.blocks(s.h, s.buf, 1);
+    s.buflen = 0;
+  }
+  if (std::size_t n = len / B) {
+    be.blocks(s.h, data, n);
+    data += n * B;
+    len -= n * B;
+  }
+  if (len) {
+    std::memcpy(s.buf, data, len);
+    s.buflen = static_cast<std::uint32_t>(len);
+  }
+}
+
+// Pads (0x80, zeros, big-endian bit length) and writes the first outlen bytes of the
+// big-endian chaining value. Leaves the state dirty: callers zeroize.
+template <class State, class Backend>
+void md_final(State& s, const Backend& be, std::uint8_t* out, std::size_t outlen) noexcept {
+  using T = MdTraits<State>;
+  constexpr std::size_t B = T::kBlock;
+  s.buf[s.buflen++] = 0x80;
+  if (s.buflen > B - T::kLengthBytes) {
+    std::memset(s.buf + s.buflen, 0, B - s.buflen);
+    be.blocks(s.h, s.buf, 1);
+    s.buflen = 0;
+  }
+  std::memset(s.buf + s.buflen, 0, B - 8 - s.buflen);
+  // Bit length = bytes * 8 over the 64- or 128-bit field.
+  if constexpr (T::kLengthBytes == 16) store_be64(s.buf + B - 16, (s.bytes_hi << 3) | (s.bytes_lo >> 61));
+  store_be64(s.buf + B - 8, s.bytes_lo << 3);
+  be.blocks(s.h, s.buf, 1);
+  std::uint8_t full[8 * sizeof(typename T::Word)];
+  for (int i = 0; i < 8; ++i) T::store(full + i * sizeof(typename T::Word), s.h[i]);
+  std::memcpy(out, full, outlen);
+  secure_zero(full, sizeof full);
+}
+
+// ---- Keccak sponge (FIPS 202 §4, §6) ----
+
+inline void keccak_init(detail::KeccakState& s, std::size_t rate, std::uint8_t domain) noexcept {
+  std::memset(s.lanes, 0, sizeof s.lanes);
+  s.rate = static_cast<std::uint32_t>(rate);
+  s.pos = 0;
+  s.domain = domain;
+}
+
+inline void keccak_absorb(detail::KeccakState& s, const KeccakBackend& be, const std::uint8_t* data,
+                          std::size_t len) noexcept {
+  const std::size_t rate = s.rate;
+  if (s.pos) {
+    std::size_t take = rate - s.pos < len ? rate - s.pos : len;
+    keccak_xor_bytes(s.lanes, s.pos, data, take);
+    s.pos += static_cast<std::uint32_t>(take);
+    data += take;
+    len -= take;
+    if (s.pos < rate) return;
+    be.permute(s.lanes);
+    s.pos = 0;
+  }
+  if (std::size_t n = len / rate) {
+    if (be.absorb) {
+      be.absorb(s.lanes, data, n, rate);
+    } else {
+      for (std::size_t i = 0; i < n; ++i) {
+        keccak_xor_bytes(s.lanes, 0, data + i * rate, rate);
+        be.permute(s.lanes);
+      }
+    }
+    data += n * rate;
+    len -= n * rate;
+  }
+  if (len) {
+    keccak_xor_bytes(s.lanes, 0, data, len);
+    s.pos = static_cast<std::uint32_t>(len);
+  }
+}
+
+// Domain bits + pad10*1 (FIPS 202 §5.1, Table 6 of §B.2), then the first permutation.
+inline void keccak_pad(detail::KeccakState& s, const KeccakBackend& be) noexcept {
+  const std::uint8_t first = s.domain, last = 0x80;
+  keccak_xor_bytes(s.lanes, s.pos, &first, 1);
+  keccak_xor_bytes(s.lanes, s.rate - 1, &last, 1);
+  be.permute(s.lanes);
+  s.pos = 0;
+}
+
+// Output; pos == rate means the block is used up and the next byte needs a permutation.
+inline void keccak_squeeze(detail::KeccakState& s, const KeccakBackend& be, std::uint8_t* out,
+                           std::size_t len) noexcept {
+  while (len) {
+    if (s.pos == s.rate) {
+      be.permute(s.lanes);
+      s.pos = 0;
+    }
+    std::size_t take = s.rate - s.pos < len ? s.rate - s.pos : len;
+    keccak_extract_bytes(s.lanes, s.pos, out, take);
+    s.pos += static_cast<std::uint32_t>(take);
+    out += take;
+    len -= take;
+  }
+}
+
+}  // namespace shakedown::internal

@@ -1,0 +1,383 @@
+// The backend registry: one-time thread-safe selection, SHAKEDOWN_BACKENDS, introspection, test overrides.
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "internal/arch.h"
+#include "internal/bytes.h"
+#include "internal/generic.h"
+#include "internal/registry.h"
+#include "shakedown/backend.h"
+#include "shakedown/error.h"
+#include "shakedown/testing.h"
+
+namespace shakedown {
+namespace internal {
+namespace {
+
+constexpr const char* kEnvName = "SHAKEDOWN_BACKENDS";
+
+std::size_t index_of(Family f) { return static_cast<std::size_t>(f); }
+
+// What SHAKEDOWN_BACKENDS says about one family.
+struct FamilyOverride {
+  std::string pinned;
+  std::vector<std::string> excluded;
+};
+
+struct Selection {
+  CpuFeatures features;
+  std::string env_error;  // non-empty: SHAKEDOWN_BACKENDS is unusable, default selection throws
+  std::array<std::vector<BackendStatus>, 3> status;
+  const Sha256Backend* sha256 = nullptr;
+  const Sha512Backend* sha512 = nullptr;
+  const KeccakBackend* keccak = nullptr;
+};
+
+// ---- Known-answer self-tests (run at selection for backends flagged kBackendSelfTest) ----
+// Expected values are the FIPS 180-2 Appendix B.1 / C.1 "abc" digests and the SHA3-256("")
+// digest of the NIST SHA-3 examples, not output of this code.
+
+bool self_test(const Sha256Backend& b) {
+  std::uint8_t block[64] = {'a', 'b', 'c', 0x80};
+  block[63] = 24;  // message length in bits (FIPS 180-4 §5.1.1)
+  std::uint32_t h[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                        0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+  alignas(16) std::uint32_t state[8];
+  std::memcpy(state, h, sizeof state);
+  b.blocks(state, block, 1);
+  constexpr std::uint32_t want[8] = {0xba7816bf, 0x8f01cfea, 0x414140de, 0x5dae2223,
+                                     0xb00361a3, 0x96177a9c, 0xb410ff61, 0xf20015ad};
+  return std::memcmp(state, want, sizeof want) == 0;
+}
+
+bool self_test(const Sha512Backend& b) {
+  std::uint8_t block[128] = {'a', 'b', 'c', 0x80};
+  block[127] = 24;
+  alignas(16) std::uint64_t state[8] = {0x6a09e667f3bcc908, 0xbb67ae8584caa73b, 0x3c6ef372fe94f82b,
+                                        0xa54ff53a5f1d36f1, 0x510e527fade682d1, 0x9b05688c2b3e6c1f,
+                                        0x1f83d9abfb41bd6b, 0x5be0cd19137e2179};
+  b.blocks(state, block, 1);
+  constexpr std::uint64_t want[8] = {0xddaf35a193617aba, 0xcc417349ae204131, 0x12e6fa4e89a97ea2,
+                                     0x0a9eeee64b55d39a, 0x2192992a274fc1a8, 0x36ba3c23a3feebbd,
+                                     0x454d4423643ce80e, 0x2a9ac94fa54ca49f};
+  return std::memcmp(state, want, sizeof want) == 0;
+}
+
+bool self_test(const KeccakBackend& b) {
+  // SHA3-256 of "": domain bits 01 and pad10*1 give 0x06 at byte 0, 0x80 at byte rate-1 (FIPS 202 §B.2).
+  std::uint64_t st[25] = {};
+  const std::uint8_t first = 0x06, last = 0x80;
+  keccak_xor_bytes(st, 0, &first, 1);
+  keccak_xor_bytes(st, 135, &last, 1);
+  b.permute(st);
+  std::uint8_t out[32];
+  keccak_extract_bytes(st, 0, out, 32);
+  constexpr std::uint8_t want[32] = {0xa7, 0xff, 0xc6, 0xf8, 0xbf, 0x1e, 0xd7, 0x66, 0x51, 0xc1, 0x47,
+                                     0x56, 0xa0, 0x61, 0xd6, 0x62, 0xf5, 0x80, 0xff, 0x4d, 0xe4, 0x3b,
+                                     0x49, 0xfa, 0x82, 0xd8, 0x0a, 0x4b, 0x80, 0xf8, 0x43, 0x4a};
+  return std::memcmp(out, want, sizeof want) == 0;
+}
+
+// ---- SHAKEDOWN_BACKENDS ----
+
+std::string trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return std::string(s);
+}
+
+template <class B>
+std::string names_of(std::span<const B> table) {
+  std::string out;
+  for (const auto& b : table) out += (out.empty() ? "" : ", ") + std::string(b.info.name);
+  return out;
+}
+
+template <class B>
+const B* find(std::span<const B> table, std::string_view name) {
+  for (const auto& b : table)
+    if (b.info.name == name) return &b;
+  return nullptr;
+}
+
+std::string known_names(Family f) {
+  switch (f) {
+    case Family::sha256: return names_of(arch_sha256_table());
+    case Family::sha512: return names_of(arch_sha512_table());
+    case Family::keccak: return names_of(arch_keccak_table());
+  }
+  return {};
+}
+
+bool is_known(Family f, std::string_view name) {
+  switch (f) {
+    case Family::sha256: return find(arch_sha256_table(), name) != nullptr;
+    case Family::sha512: return find(arch_sha512_table(), name) != nullptr;
+    case Family::keccak: return find(arch_keccak_table(), name) != nullptr;
+  }
+  return false;
+}
+
+// Grammar: items separated by ','; each item is FAMILY=NAME (pin) or FAMILY=-NAME (exclude).
+// Returns an error message naming the offending item, or "" on success.
+std::string parse_backends_env(std::string_view text, std::array<FamilyOverride, 3>& out) {
+  const std::string prefix = std::string(kEnvName) + "='" + std::string(text) + "': ";
+  if (trim(text).empty()) return {};
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t comma = text.find(',', start);
+    if (comma == std::string_view::npos) comma = text.size();
+    std::string item = trim(text.substr(start, comma - start));
+    start = comma + 1;
+    if (item.empty()) return prefix + "empty item (expected FAMILY=NAME or FAMILY=-NAME)";
+    std::size_t eq = item.find('=');
+    if (eq == std::string::npos)
+      return prefix + "item '" + item + "' has no '=' (expected FAMILY=NAME or FAMILY=-NAME)";
+    std::string fam_text = trim(std::string_view(item).substr(0, eq));
+    std::string value = trim(std::string_view(item).substr(eq + 1));
+    auto fam = parse_family(fam_text);
+    if (!fam) return prefix + "unknown family '" + fam_text + "' (valid: sha256, sha512, keccak)";
+    bool exclude = !value.empty() && value.front() == '-';
+    std::string name = exclude ? trim(std::string_view(value).substr(1)) : value;
+    if (name.empty()) return prefix + "item '" + item + "' names no backend";
+    if (!is_known(*fam, name))
+      return prefix + "unknown " + std::string(shakedown::name(*fam)) + " backend '" + name +
+             "' (compiled: " + known_names(*fam) + ")";
+    FamilyOverride& o = out[index_of(*fam)];
+    if (exclude) {
+      o.excluded.push_back(name);
+    } else {
+      if (!o.pinned.empty() && o.pinned != name)
+        return prefix + std::string(shakedown::name(*fam)) + " is pinned twice ('" + o.pinned + "' and '" +
+               name + "')";
+      o.pinned = name;
+    }
+    if (comma == text.size()) break;
+  }
+  for (Family f : kAllFamilies) {
+    const FamilyOverride& o = out[index_of(f)];
+    if (!o.pinned.empty() && std::find(o.excluded.begin(), o.excluded.end(), o.pinned) != o.excluded.end())
+      return prefix + std::string(shakedown::name(f)) + " backend '" + o.pinned + "' is both pinned and excluded";
+  }
+  return {};
+}
+
+// ---- Selection ----
+
+template <class B>
+const B* select_family(Family fam, std::span<const B> table, const FamilyOverride& o, Selection& sel,
+                       std::string& error) {
+  auto& status = sel.status[index_of(fam)];
+  status.clear();
+  const B* chosen = nullptr;
+  for (const B& b : table) {
+    BackendStatus s{std::string(b.info.name), fam, false, false, {}};
+    bool cpu_ok = b.info.available(sel.features);
+    if (!cpu_ok) {
+      s.reason = "needs " + std::string(b.info.needs);
+    } else if ((b.info.flags & kBackendSelfTest) && !self_test(b)) {
+      s.reason = "failed its known-answer self-test at selection";
+    } else {
+      s.available = true;
+    }
+    bool excluded = std::find(o.excluded.begin(), o.excluded.end(), s.name) != o.excluded.end();
+    if (!o.pinned.empty()) {
+      if (s.name == o.pinned) {
+        if (!s.available) {
+          error = std::string(kEnvName) + " pins " + std::string(name(fam)) + "=" + s.name +
+                  " but it is unavailable here: " + s.reason;
+        } else {
+          chosen = &b;
+          s.selected = true;
+          s.reason = "pinned by " + std::string(kEnvName);
+        }
+      } else if (s.available) {
+        s.reason = std::string(kEnvName) + " pins " + o.pinned;
+      }
+    } else if (s.available) {
+      if (excluded) {
+        s.reason = "excluded by " + std::string(kEnvName);
+      } else if (b.info.flags & kBackendPinOnly) {
+        s.reason = "pin-only: never auto-selected (SHAKEDOWN_BACKENDS=" + std::string(name(fam)) + "=" +
+                   s.name + " or bind it by name)";
+      } else if (chosen == nullptr) {
+        chosen = &b;
+        s.selected = true;
+      } else {
+        s.reason = "available; " + std::string(chosen->info.name) + " is preferred";
+      }
+    }
+    status.push_back(std::move(s));
+  }
+  if (chosen == nullptr && error.empty())
+    error = std::string(kEnvName) + " leaves no usable " + std::string(name(fam)) + " backend";
+  return chosen;
+}
+
+std::mutex g_mutex;
+std::atomic<const Selection*> g_current{nullptr};
+std::vector<std::unique_ptr<Selection>> g_history;  // kept alive: readers may hold old pointers
+bool g_detected_done = false;
+CpuFeatures g_detected;
+CpuFeatures g_assumed;
+std::optional<std::string> g_env_override;
+
+// Caller holds g_mutex.
+const Selection* build_locked() {
+  if (!g_detected_done) {
+    detect_cpu_features(g_detected);
+    g_detected_done = true;
+  }
+  auto sel = std::make_unique<Selection>();
+  sel->features = g_detected;
+  sel->features.flags |= g_assumed.flags;
+  if (!g_assumed.vendor.empty()) sel->features.vendor = g_assumed.vendor;
+  if (g_assumed.family) sel->features.family = g_assumed.family;
+  if (g_assumed.model) sel->features.model = g_assumed.model;
+  if (g_assumed.vector_bytes) sel->features.vector_bytes = g_assumed.vector_bytes;
+
+  std::string env;
+  if (g_env_override) {
+    env = *g_env_override;
+  } else if (const char* e = std::getenv(kEnvName)) {
+    env = e;
+  }
+  std::array<FamilyOverride, 3> overrides;
+  std::string error = parse_backends_env(env, overrides);
+  if (!error.empty()) overrides = {};  // still fill the status table for introspection
+  std::string select_error;
+  sel->sha256 = select_family(Family::sha256, arch_sha256_table(), overrides[0], *sel, select_error);
+  sel->sha512 = select_family(Family::sha512, arch_sha512_table(), overrides[1], *sel, select_error);
+  sel->keccak = select_family(Family::keccak, arch_keccak_table(), overrides[2], *sel, select_error);
+  sel->env_error = !error.empty() ? error : select_error;
+  const Selection* raw = sel.get();
+  g_history.push_back(std::move(sel));
+  g_current.store(raw, std::memory_order_release);
+  return raw;
+}
+
+const Selection& current() {
+  const Selection* s = g_current.load(std::memory_order_acquire);
+  if (s) return *s;
+  std::lock_guard<std::mutex> lock(g_mutex);
+  s = g_current.load(std::memory_order_acquire);
+  return s ? *s : *build_locked();
+}
+
+const Selection& usable() {
+  const Selection& s = current();
+  if (!s.env_error.empty()) throw Error(Errc::bad_environment, s.env_error);
+  return s;
+}
+
+template <class B>
+const B& lookup(Family fam, std::span<const B> table, std::string_view name, bool require_available) {
+  const B* b = find(table, name);
+  if (b == nullptr)
+    throw Error(Errc::unknown_backend, "unknown " + std::string(shakedown::name(fam)) + " backend '" +
+                                           std::string(name) + "' (compiled: " + names_of(table) + ")");
+  if (require_available) {
+    for (const auto& s : current().status[index_of(fam)])
+      if (s.name == name && !s.available)
+        throw Error(Errc::backend_unavailable, std::string(shakedown::name(fam)) + " backend '" +
+                                                   std::string(name) + "' is unavailable: " + s.reason);
+  }
+  return *b;
+}
+
+}  // namespace
+
+const Sha256Backend& default_sha256_backend() { return *usable().sha256; }
+const Sha512Backend& default_sha512_backend() { return *usable().sha512; }
+const KeccakBackend& default_keccak_backend() { return *usable().keccak; }
+
+}  // namespace internal
+
+std::span<const Sha256Backend> sha256_backends() noexcept { return internal::arch_sha256_table(); }
+std::span<const Sha512Backend> sha512_backends() noexcept { return internal::arch_sha512_table(); }
+std::span<const KeccakBackend> keccak_backends() noexcept { return internal::arch_keccak_table(); }
+
+const Sha256Backend& sha256_backend(std::string_view name, bool require_available) {
+  return internal::lookup(Family::sha256, sha256_backends(), name, require_available);
+}
+const Sha512Backend& sha512_backend(std::string_view name, bool require_available) {
+  return internal::lookup(Family::sha512, sha512_backends(), name, require_available);
+}
+const KeccakBackend& keccak_backend(std::string_view name, bool require_available) {
+  return internal::lookup(Family::keccak, keccak_backends(), name, require_available);
+}
+
+std::vector<BackendStatus> backends(Family family) {
+  const auto& sel = internal::usable();
+  return sel.status[internal::index_of(family)];
+}
+
+std::vector<std::string> available_backends(Family family) {
+  std::vector<std::string> out;
+  for (const auto& s : internal::current().status[internal::index_of(family)])
+    if (s.available) out.push_back(s.name);
+  return out;
+}
+
+std::string_view selected_backend(Family family) {
+  const auto& sel = internal::usable();
+  switch (family) {
+    case Family::sha256: return sel.sha256->info.name;
+    case Family::sha512: return sel.sha512->info.name;
+    case Family::keccak: return sel.keccak->info.name;
+  }
+  return {};
+}
+
+void check_environment() { (void)internal::usable(); }
+
+const CpuFeatures& cpu_features() { return internal::current().features; }
+
+namespace testing {
+
+namespace {
+void reselect_locked() { internal::build_locked(); }
+}  // namespace
+
+void reselect(std::optional<std::string> backends_env) {
+  std::lock_guard<std::mutex> lock(internal::g_mutex);
+  internal::g_env_override = std::move(backends_env);
+  reselect_locked();
+}
+
+void clear_assumed_features() {
+  std::lock_guard<std::mutex> lock(internal::g_mutex);
+  internal::g_assumed = CpuFeatures{};
+  reselect_locked();
+}
+
+// Parses the override text into a CpuFeatures (defined in cpu_features.cc).
+CpuFeatures parse_assumed_features(std::string_view text);
+
+void assume_features(std::string_view text) {
+  CpuFeatures add = parse_assumed_features(text);  // throws before anything is applied
+  std::lock_guard<std::mutex> lock(internal::g_mutex);
+  internal::g_assumed.flags |= add.flags;
+  if (!add.vendor.empty()) internal::g_assumed.vendor = add.vendor;
+  if (add.family) internal::g_assumed.family = add.family;
+  if (add.model) internal::g_assumed.model = add.model;
+  if (add.vector_bytes) internal::g_assumed.vector_bytes = add.vector_bytes;
+  reselect_locked();
+}
+
+std::string assume_features_from_environment() {
+  const char* e = std::getenv("SHAKEDOWN_TEST_ASSUME");
+  if (e == nullptr || *e == '\0') return {};
+  assume_features(e);
+  return e;
+}
+
+}  // namespace testing
+}  // namespace shakedown

@@ -1,0 +1,64 @@
+// Shared test support: the OpenSSL oracle, (algorithm, backend) parameters, hex, execution records.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "shakedown/shakedown.h"
+
+namespace shakedown::test {
+
+// ---- OpenSSL EVP: the independent oracle ----
+// EVP name of an algorithm ("SHA512-256", "SHAKE128", ...).
+const char* openssl_name(Algorithm alg);
+// Digest of data; outlen is used for SHAKE (EVP_DigestFinalXOF), must equal digest_size otherwise.
+std::vector<std::uint8_t> openssl_digest(Algorithm alg, std::span<const std::uint8_t> data, std::size_t outlen);
+std::vector<std::uint8_t> openssl_digest(Algorithm alg, std::span<const std::uint8_t> data);
+// HMAC through EVP_MAC.
+std::vector<std::uint8_t> openssl_hmac(Algorithm alg, std::span<const std::uint8_t> key,
+                                       std::span<const std::uint8_t> data);
+
+// ---- Parameters ----
+struct AlgBackend {
+  Algorithm alg;
+  std::string backend;
+};
+// Every algorithm x every available backend of its family (emulated ones included once assumed).
+std::vector<AlgBackend> all_alg_backends();
+// Every available backend name of a family, as "family/name" pairs for family-level suites.
+struct FamilyBackend {
+  Family family;
+  std::string backend;
+};
+std::vector<FamilyBackend> all_family_backends();
+// GoogleTest-safe parameter names: "sha512_256__x86_64_avx2".
+std::string param_name(const AlgBackend& p);
+std::string param_name(const FamilyBackend& p);
+
+// ---- Bytes ----
+std::string to_hex(std::span<const std::uint8_t> bytes);
+// Throws std::invalid_argument on odd length or a non-hex character.
+std::vector<std::uint8_t> from_hex(std::string_view hex);
+// Deterministic test message: byte i of the message of seed s (independent of any hash).
+std::vector<std::uint8_t> pattern(std::size_t len, std::uint32_t seed = 0);
+
+// ---- Execution records for the backend coverage gate ----
+// Counts that `check` ran `count` times on family/backend. When SHAKEDOWN_RECORD names a file,
+// the totals are appended to it at exit as JSON lines:
+//   {"suite":"vectors","family":"sha256","backend":"x86_64/shani","check":"ShortMsg","count":65,"env":"..."}
+void record(std::string_view suite, Family family, std::string_view backend, std::string_view check,
+            std::uint64_t count = 1);
+void record(std::string_view suite, Algorithm alg, std::string_view backend, std::string_view check,
+            std::uint64_t count = 1);
+// Writes the records now (also done automatically at exit).
+void flush_records();
+
+// Iteration scaling: SHAKEDOWN_TEST_SCALE (default 1; ci/verify --deep raises it; QEMU runs lower it
+// with values below 1, e.g. 0.1). Never returns less than `minimum`.
+std::size_t scaled(std::size_t iterations, std::size_t minimum = 1);
+
+}  // namespace shakedown::test
