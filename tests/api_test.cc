@@ -1,10 +1,10 @@
-// API contracts: one-shot vs incremental vs OpenSSL, clone, reset, zeroization, and every misuse error.
+// API contracts: one-shot vs incremental vs OpenSSL, clone, reset, zeroization, SHAKE, HMAC, every misuse error.
 #include <gtest/gtest.h>
-
 #include <openssl/evp.h>
 
 #include <cctype>
 #include <cstring>
+#include <new>
 
 #include "shakedown/testing.h"
 #include "support.h"
@@ -15,15 +15,22 @@ namespace {
 using test::openssl_digest;
 using test::pattern;
 
+// Runs f, which must throw shakedown::Error; returns its code and message.
 template <class F>
-Errc error_of(F&& f) {
+std::pair<Errc, std::string> error_of(F&& f) {
   try {
     f();
   } catch (const Error& e) {
-    return e.code();
+    return {e.code(), e.what()};
   }
   ADD_FAILURE() << "expected shakedown::Error";
-  return Errc::unknown_algorithm;
+  return {Errc::unknown_algorithm, ""};
+}
+
+bool all_zero(std::span<const std::uint8_t> bytes) {
+  for (auto b : bytes)
+    if (b) return false;
+  return true;
 }
 
 TEST(Algorithm, NamesRoundTripAndParseCaseInsensitively) {
@@ -39,42 +46,252 @@ TEST(Algorithm, NamesRoundTripAndParseCaseInsensitively) {
   EXPECT_EQ(parse_algorithm("sha-3-256"), std::nullopt);
   EXPECT_EQ(parse_algorithm(""), std::nullopt);
   EXPECT_EQ(parse_algorithm("md5"), std::nullopt);
-  EXPECT_EQ(error_of([] { algorithm_from_name("sha257"); }), Errc::unknown_algorithm);
-  try {
-    algorithm_from_name("sha257");
-  } catch (const Error& e) {
-    EXPECT_NE(std::string(e.what()).find("sha257"), std::string::npos);
-    EXPECT_NE(std::string(e.what()).find("shake256"), std::string::npos) << "lists valid names";
-  }
+  EXPECT_EQ(parse_algorithm(std::string_view("sha256\0x", 8)), std::nullopt);
+  auto [code, what] = error_of([] { algorithm_from_name("sha257"); });
+  EXPECT_EQ(code, Errc::unknown_algorithm);
+  EXPECT_NE(what.find("'sha257'"), std::string::npos) << what;
+  EXPECT_NE(what.find("shake256"), std::string::npos) << "lists the valid names: " << what;
+  EXPECT_EQ(error_of([] { family_from_name("sha1"); }).first, Errc::unknown_family);
 }
 
-TEST(Algorithm, ParametersMatchTheStandards) {
-  // FIPS 180-4 §1 and FIPS 202 §6: digest sizes and block sizes / rates.
-  EXPECT_EQ(digest_size(Algorithm::sha512_224), 28u);
-  EXPECT_EQ(block_size(Algorithm::sha384), 128u);
-  EXPECT_EQ(block_size(Algorithm::sha3_224), 144u);
-  EXPECT_EQ(block_size(Algorithm::sha3_512), 72u);
-  EXPECT_EQ(block_size(Algorithm::shake128), 168u);
-  EXPECT_EQ(block_size(Algorithm::shake256), 136u);
+TEST(Algorithm, ParametersMatchOpenSsl) {
   for (Algorithm a : kAllAlgorithms) {
-    EXPECT_EQ(digest_size(a), EVP_MD_get_size(EVP_get_digestbyname(test::openssl_name(a))) == 0
-                                  ? digest_size(a)
-                                  : static_cast<std::size_t>(is_xof(a) ? digest_size(a)
-                                                                        : EVP_MD_get_size(EVP_get_digestbyname(test::openssl_name(a)))));
+    const EVP_MD* md = EVP_get_digestbyname(test::openssl_name(a));
+    ASSERT_NE(md, nullptr) << name(a);
+    EXPECT_EQ(block_size(a), static_cast<std::size_t>(EVP_MD_get_block_size(md))) << name(a);
+    if (!is_xof(a)) {
+      EXPECT_EQ(digest_size(a), static_cast<std::size_t>(EVP_MD_get_size(md))) << name(a);
+    }
   }
+  EXPECT_TRUE(is_xof(Algorithm::shake128));
+  EXPECT_FALSE(is_xof(Algorithm::sha3_512));
 }
 
 TEST(Hash, OneShotIncrementalAndOpenSslAgree) {
   for (Algorithm a : kAllAlgorithms) {
-    for (std::size_t len : {0u, 1u, 55u, 56u, 63u, 64u, 65u, 111u, 112u, 127u, 128u, 135u, 136u, 137u, 1000u}) {
+    for (std::size_t len : {0u, 1u, 55u, 56u, 63u, 64u, 65u, 71u, 72u, 103u, 104u, 111u, 112u, 127u, 128u, 135u,
+                            136u, 137u, 143u, 144u, 167u, 168u, 169u, 1000u}) {
       auto msg = pattern(len, static_cast<std::uint32_t>(len));
       auto want = openssl_digest(a, msg);
-      EXPECT_EQ(hash(a, msg), want) << name(a) << " len " << len;
+      EXPECT_EQ(hash(a, msg), want) << name(a) << " one-shot len " << len;
       Hasher h(a);
       for (std::size_t i = 0; i < len; ++i) h.update(&msg[i], 1);
       EXPECT_EQ(h.final(), want) << name(a) << " byte-at-a-time len " << len;
     }
   }
 }
+
+TEST(Hash, EmptyUpdatesAndNullWithZeroLengthAreNoOps) {
+  for (Algorithm a : kAllAlgorithms) {
+    Hasher h(a);
+    h.update(nullptr, 0).update(std::span<const std::uint8_t>{}).update("abc").update(nullptr, 0);
+    std::vector<std::uint8_t> abc = {'a', 'b', 'c'};
+    EXPECT_EQ(h.final(), openssl_digest(a, abc)) << name(a);
+  }
+}
+
+TEST(Hash, CloneMidStreamDivergesIndependently) {
+  for (Algorithm a : kAllAlgorithms) {
+    auto m = pattern(300, 7);
+    Hasher h(a);
+    h.update(std::span(m).first(150));
+    Hasher clone = h;
+    Hasher assigned(Algorithm::sha256);
+    assigned = h;
+    h.update(std::span(m).subspan(150));
+    clone.update("x");
+    std::vector<std::uint8_t> first150x(m.begin(), m.begin() + 150);
+    first150x.push_back('x');
+    EXPECT_EQ(h.final(), openssl_digest(a, m)) << name(a);
+    EXPECT_EQ(clone.final(), openssl_digest(a, first150x)) << name(a);
+    EXPECT_EQ(assigned.algorithm(), a);
+    EXPECT_EQ(assigned.final(), openssl_digest(a, std::span(m).first(150))) << name(a);
+  }
+}
+
+TEST(Hash, FinalZeroizesAndResetRestarts) {
+  for (Algorithm a : kAllAlgorithms) {
+    Hasher h(a);
+    h.update(pattern(77, 1));
+    EXPECT_FALSE(all_zero(testing::raw_state(h)));
+    (void)h.final();
+    EXPECT_TRUE(h.finalized());
+    EXPECT_TRUE(all_zero(testing::raw_state(h))) << name(a) << ": state not zeroized by final()";
+    h.reset();
+    EXPECT_FALSE(h.finalized());
+    h.update("abc");
+    EXPECT_EQ(h.final(), openssl_digest(a, std::vector<std::uint8_t>{'a', 'b', 'c'})) << name(a);
+  }
+}
+
+TEST(Hash, DestructorZeroizes) {
+  for (Algorithm a : kAllAlgorithms) {
+    alignas(Hasher) unsigned char storage[sizeof(Hasher)];
+    auto* h = new (storage) Hasher(a);
+    h->update(pattern(99, 3));
+    auto raw = testing::raw_state(*h);
+    const std::size_t offset = static_cast<std::size_t>(raw.data() - storage), size = raw.size();
+    ASSERT_LE(offset + size, sizeof storage);
+    ASSERT_FALSE(all_zero(raw));
+    h->~Hasher();
+    EXPECT_TRUE(all_zero({storage + offset, size})) << name(a) << ": state not zeroized by the destructor";
+  }
+}
+
+TEST(Hash, MisuseGetsTheDocumentedErrorAndLosesNothing) {
+  for (Algorithm a : kAllAlgorithms) {
+    SCOPED_TRACE(std::string(name(a)));
+    auto m = pattern(200, 9);
+    Hasher h(a);
+    h.update(std::span(m).first(100));
+    EXPECT_EQ(error_of([&] { h.update(nullptr, 5); }).first, Errc::null_pointer);
+    if (!is_xof(a)) {
+      std::vector<std::uint8_t> wrong(digest_size(a) + 1);
+      EXPECT_EQ(error_of([&] { h.final(wrong); }).first, Errc::bad_output_length);
+      std::vector<std::uint8_t> empty;
+      EXPECT_EQ(error_of([&] { h.final(empty); }).first, Errc::bad_output_length);
+      std::uint8_t out[64];
+      EXPECT_EQ(error_of([&] { h.squeeze(out, 8); }).first, Errc::not_xof);
+    }
+    EXPECT_EQ(error_of([&] { h.final(nullptr, digest_size(a)); }).first, Errc::null_pointer);
+    // The failed calls changed nothing: the context still produces the right digest.
+    h.update(std::span(m).subspan(100));
+    EXPECT_EQ(h.final(), openssl_digest(a, m));
+    EXPECT_EQ(error_of([&] { h.update("x"); }).first, Errc::finalized);
+    EXPECT_EQ(error_of([&] { (void)h.final(); }).first, Errc::finalized);
+    std::uint8_t out[64];
+    EXPECT_EQ(error_of([&] { h.squeeze(out, 1); }).first, Errc::finalized);
+  }
+}
+
+TEST(Hash, OneShotArgumentChecks) {
+  std::uint8_t out[64];
+  EXPECT_EQ(error_of([&] { hash(Algorithm::sha256, nullptr, 1, out, 32); }).first, Errc::null_pointer);
+  EXPECT_EQ(error_of([&] { hash(Algorithm::sha256, "a", 1, out, 31); }).first, Errc::bad_output_length);
+  EXPECT_EQ(error_of([&] { hash(Algorithm::sha256, "a", 1, nullptr, 32); }).first, Errc::null_pointer);
+  EXPECT_EQ(error_of([&] { hash(Algorithm::sha256, "nosuch/backend", {}, std::span(out, 32)); }).first,
+            Errc::unknown_backend);
+  // SHAKE: any output length, including 0 (with a null pointer).
+  EXPECT_NO_THROW(hash(Algorithm::shake128, "a", 1, nullptr, 0));
+  // Output overlapping the input at its start.
+  for (Algorithm a : kAllAlgorithms) {
+    auto m = pattern(150, 4);
+    auto want = openssl_digest(a, m);
+    std::vector<std::uint8_t> buf = m;
+    hash(a, buf.data(), 150, buf.data(), want.size());
+    EXPECT_TRUE(std::equal(want.begin(), want.end(), buf.begin())) << name(a) << " in-place one-shot";
+  }
+}
+
+TEST(Shake, SqueezePartitionsMatchOneLongOpenSslOutput) {
+  for (Algorithm a : {Algorithm::shake128, Algorithm::shake256}) {
+    for (std::size_t inlen : {0u, 1u, 135u, 136u, 167u, 168u, 169u, 500u}) {
+      auto m = pattern(inlen, 11);
+      auto want = openssl_digest(a, m, 1000);
+      // Partitions with zero-length squeezes first and in between, and pieces ending on rate boundaries.
+      for (const std::vector<std::size_t>& parts :
+           {std::vector<std::size_t>{0, 0, 1000}, {0, 1, 0, 167, 0, 168, 664}, {136, 0, 136, 136, 592},
+            {1, 1, 1, 997}, {168, 168, 168, 168, 168, 160}}) {
+        Hasher h(a);
+        h.update(m);
+        std::vector<std::uint8_t> got;
+        for (std::size_t p : parts) {
+          std::vector<std::uint8_t> piece(p);
+          h.squeeze(piece);
+          got.insert(got.end(), piece.begin(), piece.end());
+        }
+        EXPECT_EQ(got, want) << name(a) << " inlen " << inlen;
+        EXPECT_EQ(error_of([&] { h.update("x"); }).first, Errc::wrong_phase);
+      }
+      // final() with any length, including after squeezes and 0.
+      Hasher h(a);
+      h.update(m);
+      std::vector<std::uint8_t> head(10), tail(990);
+      h.squeeze(head);
+      h.final(tail);
+      head.insert(head.end(), tail.begin(), tail.end());
+      EXPECT_EQ(head, want);
+      Hasher z(a);
+      EXPECT_NO_THROW(z.final(nullptr, 0));
+      EXPECT_TRUE(z.finalized());
+    }
+  }
+}
+
+TEST(Counters, LengthLimitsAreEnforced) {
+  // FIPS 180-4 §1: SHA-256 messages are shorter than 2^64 bits (at most 2^61 - 1 bytes),
+  // SHA-512 shorter than 2^128 bits.
+  Hasher h(Algorithm::sha256);
+  testing::forge_byte_count(h, (1ull << 61) - 64, 0);
+  std::vector<std::uint8_t> block(62);  // now at 2^61 - 2 bytes
+  EXPECT_NO_THROW(h.update(block));
+  EXPECT_EQ(error_of([&] { h.update("ab"); }).first, Errc::message_too_long);
+  EXPECT_NO_THROW(h.update("a"));  // exactly 2^61 - 1 bytes
+  EXPECT_EQ(error_of([&] { h.update("a"); }).first, Errc::message_too_long);
+  EXPECT_NO_THROW((void)h.final());
+
+  Hasher g(Algorithm::sha512);
+  testing::forge_byte_count(g, ~0ull - 127, (1ull << 61) - 1);
+  std::vector<std::uint8_t> b127(127);
+  EXPECT_NO_THROW(g.update(b127));
+  EXPECT_EQ(error_of([&] { g.update("ab"); }).first, Errc::message_too_long);
+  EXPECT_NO_THROW((void)g.final());
+
+  Hasher k(Algorithm::sha3_256);
+  EXPECT_EQ(error_of([&] { testing::forge_byte_count(k, 1, 0); }).first, Errc::wrong_phase);
+  Hasher s(Algorithm::sha256);
+  EXPECT_EQ(error_of([&] { testing::forge_byte_count(s, 0, 1); }).first, Errc::message_too_long);
+  s.update("a");
+  EXPECT_EQ(error_of([&] { testing::forge_byte_count(s, 64, 0); }).first, Errc::wrong_phase);
+}
+
+TEST(Hmac, MatchesOpenSslAndTruncates) {
+  for (Algorithm a : kAllAlgorithms) {
+    if (is_xof(a)) {
+      std::uint8_t key[4] = {};
+      EXPECT_EQ(error_of([&] { Hmac(a, key, sizeof key); }).first, Errc::not_hmac_capable);
+      continue;
+    }
+    for (std::size_t keylen : {0ul, 1ul, block_size(a) - 1, block_size(a), block_size(a) + 1, 300ul}) {
+      auto key = pattern(keylen, 5);
+      auto msg = pattern(333, 6);
+      auto want = test::openssl_hmac(a, key, msg);
+      Hmac m(a, key);
+      m.update(std::span(msg).first(100)).update(std::span(msg).subspan(100));
+      Hmac clone = m;
+      EXPECT_EQ(m.final(), want) << name(a) << " keylen " << keylen;
+      std::vector<std::uint8_t> t(10);
+      clone.final(t);
+      EXPECT_TRUE(std::equal(t.begin(), t.end(), want.begin())) << "truncated";
+      EXPECT_EQ(hmac(a, key, msg), want);
+      Hmac v(a, key);
+      v.update(msg);
+      EXPECT_TRUE(v.verify(std::span(want).first(16)));
+      v.reset();
+      v.update(msg);
+      auto bad = want;
+      bad.back() ^= 1;
+      EXPECT_FALSE(v.verify(bad));
+      v.reset();
+      EXPECT_FALSE(v.verify({})) << "empty tag never verifies";
+    }
+  }
+}
+
+TEST(Hmac, MisuseErrors) {
+  std::uint8_t key[3] = {1, 2, 3};
+  EXPECT_EQ(error_of([] { Hmac(Algorithm::sha256, nullptr, 3); }).first, Errc::null_pointer);
+  EXPECT_NO_THROW(Hmac(Algorithm::sha256, nullptr, 0));
+  Hmac m(Algorithm::sha256, key, sizeof key);
+  std::vector<std::uint8_t> empty, too_long(33), ok(32);
+  EXPECT_EQ(error_of([&] { m.final(empty); }).first, Errc::bad_output_length);
+  EXPECT_EQ(error_of([&] { m.final(too_long); }).first, Errc::bad_output_length);
+  m.final(ok);
+  EXPECT_EQ(error_of([&] { m.final(ok); }).first, Errc::finalized);
+  EXPECT_EQ(error_of([&] { m.update("x"); }).first, Errc::finalized);
+  m.reset();
+  EXPECT_NO_THROW(m.update("x"));
+}
+
 }  // namespace
 }  // namespace shakedown

@@ -1,15 +1,220 @@
-// Registry: selection, introspection, SHAKEDOWN_BACKENDS parsing and errors, test feature overrides.
+// Registry: table invariants, selection, SHAKEDOWN_BACKENDS parsing and errors, test feature overrides.
 #include <gtest/gtest.h>
+
+#include <regex>
+#include <set>
 
 #include "shakedown/testing.h"
 #include "support.h"
 
 namespace shakedown {
 namespace {
-TEST(Registry, GenericIsLastInEveryFamily) {
-  EXPECT_EQ(sha256_backends().back().info.name, "generic");
-  EXPECT_EQ(sha512_backends().back().info.name, "generic");
-  EXPECT_EQ(keccak_backends().back().info.name, "generic");
+
+// Restores selection from the real environment after each test that re-selects.
+class RegistryEnv : public ::testing::Test {
+ protected:
+  void TearDown() override {
+    testing::clear_assumed_features();
+    testing::reselect(std::nullopt);
+  }
+};
+
+std::string error_message(Family f) {
+  try {
+    (void)selected_backend(f);
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), Errc::bad_environment);
+    return e.what();
+  }
+  return "";
 }
+
+template <class Table>
+void check_table(const Table& table) {
+  ASSERT_FALSE(table.empty());
+  EXPECT_EQ(table.back().info.name, "generic") << "generic must be last";
+  std::set<std::string_view> names;
+  const std::regex arch_name("(x86_64|arm64|riscv64|s390x)/[a-z0-9_]+");
+  for (const auto& b : table) {
+    EXPECT_TRUE(names.insert(b.info.name).second) << "duplicate " << b.info.name;
+    EXPECT_TRUE(b.info.name == "generic" || std::regex_match(std::string(b.info.name), arch_name)) << b.info.name;
+    EXPECT_FALSE(b.info.needs.empty()) << b.info.name;
+    EXPECT_NE(b.info.available, nullptr) << b.info.name;
+  }
+}
+
+TEST(Registry, TablesAreWellFormed) {
+  check_table(sha256_backends());
+  check_table(sha512_backends());
+  check_table(keccak_backends());
+  for (const auto& k : keccak_backends()) EXPECT_NE(k.permute, nullptr) << k.info.name;
+}
+
+TEST(Registry, ExactlyOneSelectedAndReasonsForTheRest) {
+  for (Family f : kAllFamilies) {
+    auto list = backends(f);
+    int selected = 0;
+    for (const auto& s : list) {
+      EXPECT_EQ(s.family, f);
+      if (s.selected) {
+        ++selected;
+        EXPECT_TRUE(s.available) << s.name;
+        EXPECT_EQ(s.name, selected_backend(f));
+      } else {
+        EXPECT_FALSE(s.reason.empty()) << s.name << " is neither selected nor explained";
+      }
+      if (!s.available) {
+        EXPECT_TRUE(s.reason.starts_with("needs ") || s.reason.find("self-test") != std::string::npos) << s.reason;
+      }
+    }
+    EXPECT_EQ(selected, 1) << name(f);
+    // available_backends agrees with the status table.
+    std::vector<std::string> avail;
+    for (const auto& s : list)
+      if (s.available) avail.push_back(s.name);
+    EXPECT_EQ(avail, available_backends(f));
+  }
+}
+
+TEST(Registry, LookupByNameErrors) {
+  try {
+    (void)sha256_backend("x86_64/nosuch");
+    ADD_FAILURE() << "unknown backend accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), Errc::unknown_backend);
+    EXPECT_NE(std::string(e.what()).find("generic"), std::string::npos) << "lists compiled names: " << e.what();
+  }
+  EXPECT_THROW(Hasher(Algorithm::sha3_256, "nosuch"), Error);
+  EXPECT_EQ(Hasher(Algorithm::sha384, "generic").backend_name(), "generic");
+  // A compiled backend this CPU cannot run is rejected with its reason.
+  for (const auto& s : backends(Family::sha256)) {
+    if (s.available) continue;
+    try {
+      (void)sha256_backend(s.name);
+      ADD_FAILURE() << s.name << " bound although unavailable";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), Errc::backend_unavailable);
+      EXPECT_NE(std::string(e.what()).find(s.reason), std::string::npos) << e.what();
+    }
+    EXPECT_NO_THROW((void)sha256_backend(s.name, /*require_available=*/false));
+  }
+}
+
+TEST_F(RegistryEnv, PinAndExclude) {
+  testing::reselect(" SHA256 = generic , keccak=generic ");
+  EXPECT_EQ(selected_backend(Family::sha256), "generic");
+  EXPECT_EQ(selected_backend(Family::keccak), "generic");
+  EXPECT_EQ(Hasher(Algorithm::sha224).backend_name(), "generic");
+  for (const auto& s : backends(Family::sha256))
+    if (s.name != "generic" && s.available) {
+      EXPECT_NE(s.reason.find("pins generic"), std::string::npos) << s.reason;
+    }
+
+  // Excluding every non-generic backend leaves generic selected.
+  std::string env;
+  for (const auto& n : available_backends(Family::sha512))
+    if (n != "generic") env += (env.empty() ? "" : ",") + std::string("sha512=-") + n;
+  testing::reselect(env);
+  EXPECT_EQ(selected_backend(Family::sha512), "generic");
+  testing::reselect(std::string(""));
+  EXPECT_NO_THROW(check_environment());
+}
+
+TEST_F(RegistryEnv, MalformedValuesAreClearErrorsNeverFallbacks) {
+  struct Case {
+    const char* env;
+    const char* must_mention;
+  };
+  const Case cases[] = {
+      {"sha256", "has no '='"},
+      {"sha999=generic", "unknown family 'sha999'"},
+      {"sha256=nosuch", "unknown sha256 backend 'nosuch'"},
+      {"sha256=-nosuch", "unknown sha256 backend 'nosuch'"},
+      {"sha256=", "names no backend"},
+      {"sha256=-", "names no backend"},
+      {"sha256=generic,,keccak=generic", "empty item"},
+      {",", "empty item"},
+      {"sha256=generic,", "empty item"},
+      {"keccak=generic,keccak=-generic", "both pinned and excluded"},
+      {"keccak=-generic", "leaves no usable keccak backend"},
+      {"sha256=generic;sha512=generic", "unknown sha256 backend"},
+  };
+  for (const auto& c : cases) {
+    testing::reselect(std::string(c.env));
+    std::string msg = error_message(Family::sha256);
+    if (msg.empty()) msg = error_message(Family::keccak);
+    EXPECT_NE(msg.find(c.must_mention), std::string::npos) << "env '" << c.env << "' gave: " << msg;
+    EXPECT_NE(msg.find("SHAKEDOWN_BACKENDS"), std::string::npos) << msg;
+    // Every default-bound entry point refuses to run; explicit binding still works.
+    EXPECT_THROW(check_environment(), Error) << c.env;
+    EXPECT_THROW(Hasher{Algorithm::sha256}, Error) << c.env;
+    EXPECT_THROW((void)hash(Algorithm::sha3_256, std::span<const std::uint8_t>{}), Error) << c.env;
+    EXPECT_THROW((void)backends(Family::sha512), Error) << c.env;
+    EXPECT_NO_THROW(Hasher(Algorithm::sha256, "generic")) << c.env;
+  }
+}
+
+TEST_F(RegistryEnv, PinningAnUnavailableBackendIsAnError) {
+  bool tried = false;
+  for (Family f : kAllFamilies)
+    for (const auto& s : backends(f)) {
+      if (s.available) continue;
+      tried = true;
+      testing::reselect(std::string(name(f)) + "=" + s.name);
+      std::string msg = error_message(f);
+      EXPECT_NE(msg.find("unavailable"), std::string::npos) << msg;
+      testing::reselect(std::nullopt);
+    }
+  if (!tried) GTEST_SKIP() << "every compiled backend is available on this CPU";
+}
+
+TEST_F(RegistryEnv, PinOnlyBackendsAreNeverAutoSelected) {
+  auto check = [](auto table, Family f) {
+    for (const auto& b : table)
+      if (b.info.flags & kBackendPinOnly)
+        for (const auto& s : backends(f))
+          if (s.name == b.info.name) {
+            EXPECT_FALSE(s.selected) << s.name;
+          }
+  };
+  check(sha256_backends(), Family::sha256);
+  check(sha512_backends(), Family::sha512);
+  check(keccak_backends(), Family::keccak);
+}
+
+TEST_F(RegistryEnv, FeatureOverrideAddsFeaturesAndRejectsBadText) {
+  // A feature of another architecture: no backend compiled here reads it, so forcing it is harmless.
+#if defined(__aarch64__)
+  const CpuFeature foreign = CpuFeature::rv_zvkb;
+#else
+  const CpuFeature foreign = CpuFeature::arm_sha3;
+#endif
+  ASSERT_FALSE(cpu_features().has(foreign));
+  testing::assume_features(std::string(feature_name(foreign)) + ",vlen=256");
+  EXPECT_TRUE(cpu_features().has(foreign));
+  EXPECT_EQ(cpu_features().vector_bytes, 32u);
+  testing::clear_assumed_features();
+  EXPECT_FALSE(cpu_features().has(foreign));
+
+  for (const char* bad : {"nosuch", "avx2,,bmi2", "vlen=100", "vlen=abc", "family=x", "family=0", "vendor=", ""}) {
+    try {
+      testing::assume_features(bad);
+      ADD_FAILURE() << "accepted '" << bad << "'";
+    } catch (const Error& e) {
+      EXPECT_TRUE(e.code() == Errc::unknown_feature || e.code() == Errc::bad_environment) << bad;
+      EXPECT_NE(std::string(e.what()).find("feature override"), std::string::npos) << e.what();
+    }
+  }
+  EXPECT_FALSE(cpu_features().has(foreign)) << "a rejected override applied something";
+}
+
+TEST(Registry, FeatureNamesRoundTrip) {
+  for (std::size_t i = 0; i < kCpuFeatureCount; ++i) {
+    auto f = static_cast<CpuFeature>(i);
+    EXPECT_EQ(parse_feature(feature_name(f)), f);
+  }
+  EXPECT_EQ(parse_feature("SHA_NI"), std::nullopt) << "feature names are exact";
+}
+
 }  // namespace
 }  // namespace shakedown

@@ -5,10 +5,18 @@
 
 #include "shakedown/testing.h"
 #include "support.h"
+#if SHAKEDOWN_HAVE_EMUL
+#include "emul/emul.h"
+#endif
 
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
   try {
+#if SHAKEDOWN_HAVE_EMUL
+    // SHAKEDOWN_EMULATE installs trap-and-emulate models before any backend is selected or run.
+    std::string emulated = shakedown::emul::install_from_environment();
+    if (!emulated.empty()) std::fprintf(stderr, "emulating (test-only SIGILL handler): %s\n", emulated.c_str());
+#endif
     std::string assumed = shakedown::testing::assume_features_from_environment();
     std::fprintf(stderr, "shakedown test environment:\n%s",
                  shakedown::describe(shakedown::cpu_features()).c_str());

@@ -306,6 +306,7 @@ struct HasherAccess {
       case Family::keccak: throw Error(Errc::wrong_phase, "forge_byte_count applies to SHA-2 contexts only");
     }
   }
+  static void rebind(Hasher& h, std::string_view backend) { h.backend_ = named_backend(family_of(h.alg_), backend); }
   static std::span<const std::uint8_t> raw(const Hasher& h) {
     return {reinterpret_cast<const std::uint8_t*>(&h.u_), sizeof h.u_};
   }
@@ -315,6 +316,7 @@ namespace testing {
 void forge_byte_count(Hasher& ctx, std::uint64_t bytes_lo, std::uint64_t bytes_hi) {
   HasherAccess::forge(ctx, bytes_lo, bytes_hi);
 }
+void rebind(Hasher& ctx, std::string_view backend) { HasherAccess::rebind(ctx, backend); }
 std::span<const std::uint8_t> raw_state(const Hasher& ctx) { return HasherAccess::raw(ctx); }
 }  // namespace testing
 

@@ -13,6 +13,7 @@
 #include "internal/bytes.h"
 #include "internal/generic.h"
 #include "internal/registry.h"
+#include "internal/test_break.h"
 #include "shakedown/backend.h"
 #include "shakedown/error.h"
 #include "shakedown/testing.h"
@@ -109,18 +110,18 @@ const B* find(std::span<const B> table, std::string_view name) {
 
 std::string known_names(Family f) {
   switch (f) {
-    case Family::sha256: return names_of(arch_sha256_table());
-    case Family::sha512: return names_of(arch_sha512_table());
-    case Family::keccak: return names_of(arch_keccak_table());
+    case Family::sha256: return names_of(sha256_table());
+    case Family::sha512: return names_of(sha512_table());
+    case Family::keccak: return names_of(keccak_table());
   }
   return {};
 }
 
 bool is_known(Family f, std::string_view name) {
   switch (f) {
-    case Family::sha256: return find(arch_sha256_table(), name) != nullptr;
-    case Family::sha512: return find(arch_sha512_table(), name) != nullptr;
-    case Family::keccak: return find(arch_keccak_table(), name) != nullptr;
+    case Family::sha256: return find(sha256_table(), name) != nullptr;
+    case Family::sha512: return find(sha512_table(), name) != nullptr;
+    case Family::keccak: return find(keccak_table(), name) != nullptr;
   }
   return false;
 }
@@ -253,9 +254,9 @@ const Selection* build_locked() {
   std::string error = parse_backends_env(env, overrides);
   if (!error.empty()) overrides = {};  // still fill the status table for introspection
   std::string select_error;
-  sel->sha256 = select_family(Family::sha256, arch_sha256_table(), overrides[0], *sel, select_error);
-  sel->sha512 = select_family(Family::sha512, arch_sha512_table(), overrides[1], *sel, select_error);
-  sel->keccak = select_family(Family::keccak, arch_keccak_table(), overrides[2], *sel, select_error);
+  sel->sha256 = select_family(Family::sha256, sha256_table(), overrides[0], *sel, select_error);
+  sel->sha512 = select_family(Family::sha512, sha512_table(), overrides[1], *sel, select_error);
+  sel->keccak = select_family(Family::keccak, keccak_table(), overrides[2], *sel, select_error);
   sel->env_error = !error.empty() ? error : select_error;
   const Selection* raw = sel.get();
   g_history.push_back(std::move(sel));
@@ -300,9 +301,9 @@ const KeccakBackend& default_keccak_backend() { return *usable().keccak; }
 
 }  // namespace internal
 
-std::span<const Sha256Backend> sha256_backends() noexcept { return internal::arch_sha256_table(); }
-std::span<const Sha512Backend> sha512_backends() noexcept { return internal::arch_sha512_table(); }
-std::span<const KeccakBackend> keccak_backends() noexcept { return internal::arch_keccak_table(); }
+std::span<const Sha256Backend> sha256_backends() noexcept { return internal::sha256_table(); }
+std::span<const Sha512Backend> sha512_backends() noexcept { return internal::sha512_table(); }
+std::span<const KeccakBackend> keccak_backends() noexcept { return internal::keccak_table(); }
 
 const Sha256Backend& sha256_backend(std::string_view name, bool require_available) {
   return internal::lookup(Family::sha256, sha256_backends(), name, require_available);

@@ -28,6 +28,7 @@ class Hmac {
 
   Hmac& update(const void* data, std::size_t len);
   Hmac& update(std::span<const std::uint8_t> data) { return update(data.data(), data.size()); }
+  Hmac& update(std::string_view text) { return update(text.data(), text.size()); }
 
   // The MAC, or its leftmost out.size() bytes (FIPS 198-1 §5 truncation): 1..digest_size.
   void final(std::span<std::uint8_t> out);

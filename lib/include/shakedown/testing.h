@@ -31,6 +31,9 @@ std::string assume_features_from_environment();
 // Forges the message byte counter of a SHA-2 context at a block boundary, as if that many
 // bytes had been hashed (the chaining value is left as it is). For counter-limit tests.
 void forge_byte_count(Hasher& ctx, std::uint64_t bytes_lo, std::uint64_t bytes_hi);
+// Moves a live context to another backend of the same family, mid-stream (the state layout is
+// shared by all backends of a family). For cross-backend handoff tests. Throws like Hasher(alg, name).
+void rebind(Hasher& ctx, std::string_view backend);
 // Raw view of a context's memory, for zeroization checks.
 std::span<const std::uint8_t> raw_state(const Hasher& ctx);
 

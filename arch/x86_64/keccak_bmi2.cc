@@ -1,0 +1,100 @@
+// Keccak-p[1600,24] for x86-64 with BMI1/BMI2: the state lives in registers, ANDN does χ, RORX does ρ.
+//
+// Compiled with -mbmi -mbmi2 (this file only). χ's ~a & b is one ANDN (BMI1), so the lane-complementing
+// transform that OpenSSL's scalar code uses to avoid NOTs is unnecessary here; RORX is a non-destructive
+// rotate (BMI2), which saves the copies that ROL needs in ρ and θ.
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+
+#include "internal/bytes.h"
+#include "keccak_constants.h"
+#include "x86_backends.h"
+
+namespace shakedown::internal {
+namespace {
+
+using keccak_x86::kRhoOffsets;
+using keccak_x86::kRoundConstants;
+using keccak_x86::pi_source;
+
+using State = std::uint64_t[25];
+
+// Calls f(integral_constant<int, I>) for I = 0..N-1: compile-time lane indices, so that every lane
+// stays a register (the arrays below never have their address taken).
+template <int N, class F>
+[[gnu::always_inline]] inline void for_each_index(F&& f) {
+  [&]<int... I>(std::integer_sequence<int, I...>) { (f(std::integral_constant<int, I>{}), ...); }(
+      std::make_integer_sequence<int, N>{});
+}
+
+// One round Rnd(A, ir) = ι(χ(π(ρ(θ(A))))) (FIPS 202 §3.3), reading `a` and writing `e`.
+[[gnu::always_inline]] inline void keccak_round(const State& a, State& e, std::uint64_t rc) {
+  std::uint64_t c[5], d[5];
+  for_each_index<5>([&](auto x) { c[x] = a[x] ^ a[x + 5] ^ a[x + 10] ^ a[x + 15] ^ a[x + 20]; });  // θ (§3.2.1)
+  for_each_index<5>([&](auto x) { d[x] = c[(x + 4) % 5] ^ std::rotl(c[(x + 1) % 5], 1); });
+  // Row by row: the five lanes π moves into output row y (§3.2.3), each after θ and ρ (§3.2.2), then χ
+  // across the row (§3.2.4). Only one row of B is live at a time.
+  for_each_index<5>([&](auto y) {
+    std::uint64_t b[5];
+    for_each_index<5>([&](auto x) {
+      constexpr int src = pi_source(x, y);
+      b[x] = std::rotl(a[src] ^ d[src % 5], kRhoOffsets[src]);
+    });
+    for_each_index<5>([&](auto x) { e[x + 5 * y] = b[x] ^ (~b[(x + 1) % 5] & b[(x + 2) % 5]); });
+  });
+  e[0] ^= rc;  // ι (§3.2.5)
+}
+
+// 24 rounds, two per iteration so that the state ping-pongs between a and e without copies.
+[[gnu::always_inline]] inline void keccak_rounds(State& a) {
+  State e;
+  for (int ir = 0; ir < 24; ir += 2) {
+    keccak_round(a, e, kRoundConstants[ir]);
+    keccak_round(e, a, kRoundConstants[ir + 1]);
+  }
+}
+
+// The rate is a whole number of lanes for every SHA-3/SHAKE instance (FIPS 202 §6.1, §6.2); one copy
+// of the loop per lane count keeps the XOR indices constant.
+template <int RateLanes>
+void absorb_lanes(std::uint64_t state[25], const std::uint8_t* data, std::size_t nblocks) {
+  State a;
+  for_each_index<25>([&](auto i) { a[i] = state[i]; });
+  for (; nblocks; --nblocks, data += 8 * RateLanes) {
+    for_each_index<RateLanes>([&](auto i) { a[i] ^= load_le64(data + 8 * i); });
+    keccak_rounds(a);
+  }
+  for_each_index<25>([&](auto i) { state[i] = a[i]; });
+}
+
+}  // namespace
+
+void keccak_permute_bmi2(std::uint64_t state[25]) {
+  State a;
+  for_each_index<25>([&](auto i) { a[i] = state[i]; });
+  keccak_rounds(a);
+  for_each_index<25>([&](auto i) { state[i] = a[i]; });
+}
+
+void keccak_absorb_bmi2(std::uint64_t state[25], const std::uint8_t* data, std::size_t nblocks, std::size_t rate) {
+  switch (rate) {
+    case 168: return absorb_lanes<21>(state, data, nblocks);  // SHAKE128
+    case 144: return absorb_lanes<18>(state, data, nblocks);  // SHA3-224
+    case 136: return absorb_lanes<17>(state, data, nblocks);  // SHA3-256, SHAKE256
+    case 104: return absorb_lanes<13>(state, data, nblocks);  // SHA3-384
+    case 72: return absorb_lanes<9>(state, data, nblocks);    // SHA3-512
+    default:  // any other whole-lane rate (not used by FIPS 202 instances): block by block
+      for (; nblocks; --nblocks, data += rate) {
+        for (std::size_t i = 0; i < rate / 8; ++i) state[i] ^= load_le64(data + 8 * i);
+        keccak_permute_bmi2(state);
+      }
+  }
+}
+
+bool keccak_bmi2_available(const CpuFeatures& f) {
+  return f.has(CpuFeature::x86_bmi1) && f.has(CpuFeature::x86_bmi2);
+}
+
+}  // namespace shakedown::internal
