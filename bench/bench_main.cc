@@ -1,1 +1,40 @@
-int main(){}
+// shakedown_bench: every algorithm x available backend x length against OpenSSL, then a ratio table.
+#include <benchmark/benchmark.h>
+
+#include <cstdio>
+#include <exception>
+#include <string_view>
+
+#include "bench_options.h"
+#include "cases.h"
+#include "ratio_table.h"
+
+int main(int argc, char** argv) {
+  using namespace shakedown::bench;
+  for (int i = 1; i < argc; ++i)
+    if (std::string_view(argv[i]) == "--help") std::fputs(options_help(), stdout);
+
+  // A shorter default than Google Benchmark's 0.5 s: the suite has hundreds of cases and is
+  // repeated in rounds. Inserted first so that a --benchmark_min_time given by the user wins.
+  static char default_min_time[] = "--benchmark_min_time=0.1";
+  std::vector<char*> args(argv, argv + argc);
+  args.insert(args.begin() + 1, default_min_time);
+  args.push_back(nullptr);
+  int nargs = argc + 1;
+
+  try {
+    Options opt = parse_options(nargs, args.data());
+    benchmark::Initialize(&nargs, args.data());
+    if (benchmark::ReportUnrecognizedArguments(nargs, args.data())) return 1;
+    std::vector<Case> cases;
+    for (int round = 0; round < opt.rounds; ++round) cases = register_round(opt);
+    RatioReporter reporter;
+    benchmark::RunSpecifiedBenchmarks(&reporter);
+    if (opt.table) reporter.print_table(cases, stdout);
+    benchmark::Shutdown();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "shakedown_bench: %s\n", e.what());
+    return 2;
+  }
+  return 0;
+}

@@ -1,3 +1,45 @@
 # Environment variants of the test suites, registered once every test target exists.
-# Each variant is the same binary run under a different environment: a pinned backend,
-# an emulated CPU profile, or qemu-x86_64 with a CPU model that lacks SHA-NI / AVX-512 / AVX2.
+# Each variant is the same binary run under a different environment: an emulated CPU profile, or
+# qemu-x86_64 with a CPU model that lacks SHA-NI / AVX-512 (and AVX2), with the selection asserted.
+
+# Suites that take part in every environment (each directory appends its gtest binary).
+get_property(SHAKEDOWN_SUITES GLOBAL PROPERTY SHAKEDOWN_SUITES)
+
+# ASan binaries must never run under qemu-user (platform-facts.md: an x86 ASan binary under
+# qemu-x86_64 grew to 24 GB), so sanitizer builds register native entries only.
+string(FIND "${CMAKE_CXX_FLAGS}" "-fsanitize=address" _asan_at)
+string(FIND "${CMAKE_CXX_FLAGS}" "-fsanitize=memory" _msan_at)
+set(SHAKEDOWN_SANITIZED OFF)
+if(NOT _asan_at EQUAL -1 OR NOT _msan_at EQUAL -1)
+  set(SHAKEDOWN_SANITIZED ON)
+endif()
+
+# shakedown_add_variant(PREFIX <name> [EMULATOR cmd...] [ENV k=v...]): one ctest entry per suite.
+function(shakedown_add_variant)
+  cmake_parse_arguments(V "" "PREFIX" "EMULATOR;ENV" ${ARGN})
+  foreach(suite IN LISTS SHAKEDOWN_SUITES)
+    if(TARGET ${suite})
+      add_test(NAME ${V_PREFIX}.${suite} COMMAND ${V_EMULATOR} $<TARGET_FILE:${suite}>)
+      set_tests_properties(${V_PREFIX}.${suite} PROPERTIES
+        ENVIRONMENT "${V_ENV};SHAKEDOWN_ENV_NAME=${V_PREFIX}" LABELS "${V_PREFIX}" TIMEOUT 1500)
+    endif()
+  endforeach()
+endfunction()
+
+find_program(QEMU_X86_64 qemu-x86_64)
+if(SHAKEDOWN_ARCH STREQUAL "x86_64" AND QEMU_X86_64 AND NOT SHAKEDOWN_SANITIZED AND NOT CMAKE_CROSSCOMPILING)
+  # The selection each CPU model must produce (arch/x86_64/CMakeLists.txt sets these lists from the
+  # backends it compiles; generic when a family has no x86 backend for that model).
+  shakedown_add_variant(PREFIX qemu-x86_64.avx2 EMULATOR ${QEMU_X86_64} -cpu max
+    ENV "SHAKEDOWN_TEST_SCALE=0.05" "SHAKEDOWN_EXPECT_SELECTED=${SHAKEDOWN_EXPECT_QEMU_MAX}")
+  shakedown_add_variant(PREFIX qemu-x86_64.noavx2 EMULATOR ${QEMU_X86_64} -cpu max,-avx2
+    ENV "SHAKEDOWN_TEST_SCALE=0.05" "SHAKEDOWN_EXPECT_SELECTED=${SHAKEDOWN_EXPECT_QEMU_NOAVX2}")
+endif()
+
+if(EXISTS ${PROJECT_SOURCE_DIR}/emul/tests.cmake)
+  include(${PROJECT_SOURCE_DIR}/emul/tests.cmake)
+endif()
+
+if(CMAKE_CROSSCOMPILING)
+  include(${CMAKE_CURRENT_LIST_DIR}/CrossMatrix.cmake OPTIONAL)  # qemu-user CPU models of cross builds
+endif()

@@ -54,6 +54,8 @@ void record(std::string_view suite, Family family, std::string_view backend, std
             std::uint64_t count = 1);
 void record(std::string_view suite, Algorithm alg, std::string_view backend, std::string_view check,
             std::uint64_t count = 1);
+// Records a failed test by its full name (the parameter suffix names algorithm and backend).
+void record_failure(std::string_view test_name);
 // Writes the records now (also done automatically at exit).
 void flush_records();
 

@@ -1,7 +1,10 @@
 // GoogleTest main for every suite: applies SHAKEDOWN_TEST_ASSUME, prints the environment, flushes records.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <string_view>
 
 #include "shakedown/testing.h"
 #include "support.h"
@@ -9,8 +12,23 @@
 #include "emul/emul.h"
 #endif
 
+namespace {
+
+// Records every failed test under its parameter name ("sha256__x86_64_shani") so the verification
+// report can mark the backend's cell as failed, not just the suite.
+class FailureRecorder : public ::testing::EmptyTestEventListener {
+  void OnTestEnd(const ::testing::TestInfo& info) override {
+    if (!info.result()->Failed()) return;
+    std::string full = std::string(info.test_suite_name()) + "." + info.name();
+    shakedown::test::record_failure(full);
+  }
+};
+
+}  // namespace
+
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
+  ::testing::UnitTest::GetInstance()->listeners().Append(new FailureRecorder);
   try {
 #if SHAKEDOWN_HAVE_EMUL
     // SHAKEDOWN_EMULATE installs trap-and-emulate models before any backend is selected or run.
@@ -26,6 +44,26 @@ int main(int argc, char** argv) {
       for (const auto& b : shakedown::available_backends(f)) names += " " + b;
       std::fprintf(stderr, "  %-7s selected %-14s available:%s\n", std::string(shakedown::name(f)).c_str(),
                    std::string(shakedown::selected_backend(f)).c_str(), names.c_str());
+    }
+    // SHAKEDOWN_EXPECT_SELECTED="sha256=x86_64/avx2,keccak=generic": the run fails unless the registry
+    // selected exactly these (how the CPU-model matrix asserts the selection lattice).
+    if (const char* expect = std::getenv("SHAKEDOWN_EXPECT_SELECTED"); expect && *expect) {
+      std::string_view rest(expect);
+      while (!rest.empty()) {
+        std::string_view item = rest.substr(0, rest.find(','));
+        rest.remove_prefix(std::min(rest.size(), item.size() + 1));
+        std::size_t eq = item.find('=');
+        auto fam = shakedown::family_from_name(item.substr(0, eq));
+        std::string_view want = eq == std::string_view::npos ? "" : item.substr(eq + 1);
+        std::string_view got = shakedown::selected_backend(fam);
+        if (got != want) {
+          std::fprintf(stderr, "SELECTION MISMATCH: %s selected '%s', expected '%.*s'\n",
+                       std::string(shakedown::name(fam)).c_str(), std::string(got).c_str(),
+                       static_cast<int>(want.size()), want.data());
+          return 3;
+        }
+        std::fprintf(stderr, "selection as expected: %.*s\n", static_cast<int>(item.size()), item.data());
+      }
     }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s\n", e.what());

@@ -21,34 +21,37 @@ using keccak_x86::pi_source;
 
 using State = std::uint64_t[25];
 
+// Lambdas are not inlined reliably at 25-lane size without this (gcc-12 outlines the row loop).
+#define SHAKEDOWN_INLINE __attribute__((always_inline))
+
 // Calls f(integral_constant<int, I>) for I = 0..N-1: compile-time lane indices, so that every lane
 // stays a register (the arrays below never have their address taken).
 template <int N, class F>
-[[gnu::always_inline]] inline void for_each_index(F&& f) {
-  [&]<int... I>(std::integer_sequence<int, I...>) { (f(std::integral_constant<int, I>{}), ...); }(
+SHAKEDOWN_INLINE inline void for_each_index(F&& f) {
+  [&]<int... I>(std::integer_sequence<int, I...>) SHAKEDOWN_INLINE { (f(std::integral_constant<int, I>{}), ...); }(
       std::make_integer_sequence<int, N>{});
 }
 
 // One round Rnd(A, ir) = ι(χ(π(ρ(θ(A))))) (FIPS 202 §3.3), reading `a` and writing `e`.
-[[gnu::always_inline]] inline void keccak_round(const State& a, State& e, std::uint64_t rc) {
+SHAKEDOWN_INLINE inline void keccak_round(const State& a, State& e, std::uint64_t rc) {
   std::uint64_t c[5], d[5];
-  for_each_index<5>([&](auto x) { c[x] = a[x] ^ a[x + 5] ^ a[x + 10] ^ a[x + 15] ^ a[x + 20]; });  // θ (§3.2.1)
-  for_each_index<5>([&](auto x) { d[x] = c[(x + 4) % 5] ^ std::rotl(c[(x + 1) % 5], 1); });
+  for_each_index<5>([&](auto x) SHAKEDOWN_INLINE { c[x] = a[x] ^ a[x + 5] ^ a[x + 10] ^ a[x + 15] ^ a[x + 20]; });  // θ (§3.2.1)
+  for_each_index<5>([&](auto x) SHAKEDOWN_INLINE { d[x] = c[(x + 4) % 5] ^ std::rotl(c[(x + 1) % 5], 1); });
   // Row by row: the five lanes π moves into output row y (§3.2.3), each after θ and ρ (§3.2.2), then χ
   // across the row (§3.2.4). Only one row of B is live at a time.
-  for_each_index<5>([&](auto y) {
+  for_each_index<5>([&](auto y) SHAKEDOWN_INLINE {
     std::uint64_t b[5];
-    for_each_index<5>([&](auto x) {
+    for_each_index<5>([&](auto x) SHAKEDOWN_INLINE {
       constexpr int src = pi_source(x, y);
       b[x] = std::rotl(a[src] ^ d[src % 5], kRhoOffsets[src]);
     });
-    for_each_index<5>([&](auto x) { e[x + 5 * y] = b[x] ^ (~b[(x + 1) % 5] & b[(x + 2) % 5]); });
+    for_each_index<5>([&](auto x) SHAKEDOWN_INLINE { e[x + 5 * y] = b[x] ^ (~b[(x + 1) % 5] & b[(x + 2) % 5]); });
   });
   e[0] ^= rc;  // ι (§3.2.5)
 }
 
 // 24 rounds, two per iteration so that the state ping-pongs between a and e without copies.
-[[gnu::always_inline]] inline void keccak_rounds(State& a) {
+SHAKEDOWN_INLINE inline void keccak_rounds(State& a) {
   State e;
   for (int ir = 0; ir < 24; ir += 2) {
     keccak_round(a, e, kRoundConstants[ir]);
@@ -61,21 +64,21 @@ template <int N, class F>
 template <int RateLanes>
 void absorb_lanes(std::uint64_t state[25], const std::uint8_t* data, std::size_t nblocks) {
   State a;
-  for_each_index<25>([&](auto i) { a[i] = state[i]; });
+  for_each_index<25>([&](auto i) SHAKEDOWN_INLINE { a[i] = state[i]; });
   for (; nblocks; --nblocks, data += 8 * RateLanes) {
-    for_each_index<RateLanes>([&](auto i) { a[i] ^= load_le64(data + 8 * i); });
+    for_each_index<RateLanes>([&](auto i) SHAKEDOWN_INLINE { a[i] ^= load_le64(data + 8 * i); });
     keccak_rounds(a);
   }
-  for_each_index<25>([&](auto i) { state[i] = a[i]; });
+  for_each_index<25>([&](auto i) SHAKEDOWN_INLINE { state[i] = a[i]; });
 }
 
 }  // namespace
 
 void keccak_permute_bmi2(std::uint64_t state[25]) {
   State a;
-  for_each_index<25>([&](auto i) { a[i] = state[i]; });
+  for_each_index<25>([&](auto i) SHAKEDOWN_INLINE { a[i] = state[i]; });
   keccak_rounds(a);
-  for_each_index<25>([&](auto i) { state[i] = a[i]; });
+  for_each_index<25>([&](auto i) SHAKEDOWN_INLINE { state[i] = a[i]; });
 }
 
 void keccak_absorb_bmi2(std::uint64_t state[25], const std::uint8_t* data, std::size_t nblocks, std::size_t rate) {
@@ -91,10 +94,6 @@ void keccak_absorb_bmi2(std::uint64_t state[25], const std::uint8_t* data, std::
         keccak_permute_bmi2(state);
       }
   }
-}
-
-bool keccak_bmi2_available(const CpuFeatures& f) {
-  return f.has(CpuFeature::x86_bmi1) && f.has(CpuFeature::x86_bmi2);
 }
 
 }  // namespace shakedown::internal

@@ -3,58 +3,79 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 
 #include "internal/bytes.h"
 
 namespace shakedown::internal {
 
-// Traits supply: Word, kRounds, K[kRounds], load(const uint8_t*), and the four §4.1.2/§4.1.3
-// functions Sigma0, Sigma1, sigma0, sigma1.
+// Traits supply: Word, kRounds (a multiple of 8), K[kRounds], load(const uint8_t*), and the four
+// §4.1.2/§4.1.3 functions Sigma0, Sigma1, sigma0, sigma1.
+//
+// Speed without intrinsics: every round is unrolled at compile time (round number t is a template
+// argument), so the message-schedule ring indices and the round constants are constants, the
+// working variables are renamed instead of shifted, and W[t] is computed inside round t, where
+// the out-of-order core can overlap it with the previous round's dependency chain.
 template <class T>
 struct Sha2Compress {
   using Word = typename T::Word;
 
-  static constexpr Word Ch(Word x, Word y, Word z) { return z ^ (x & (y ^ z)); }    // §4.1.2 (4.2)
-  static constexpr Word Maj(Word x, Word y, Word z) { return (x & y) | (z & (x | y)); }  // (4.3)
+  // §4.1.2 (4.2): Ch(x,y,z) = (x & y) ^ (~x & z), in its three-operation form.
+  static constexpr Word Ch(Word x, Word y, Word z) { return z ^ (x & (y ^ z)); }
 
-  // One round; callers rename the working variables instead of shifting them.
-  static inline __attribute__((always_inline)) void round(Word a, Word b, Word c, Word& d, Word e, Word f,
-                                                          Word g, Word& h, Word kw) {
-    Word t1 = h + T::Sigma1(e) + Ch(e, f, g) + kw;
+  // W[t] (§6.2.2 step 1): the first 16 are message words, the rest live in a 16-word ring.
+  template <int t>
+  static inline __attribute__((always_inline)) Word message_word(Word* W, const std::uint8_t* block) {
+    if constexpr (t < 16) {
+      return W[t] = T::load(block + sizeof(Word) * t);
+    } else {
+      return W[t & 15] += T::sigma1(W[(t - 2) & 15]) + W[(t - 7) & 15] + T::sigma0(W[(t - 15) & 15]);
+    }
+  }
+
+  // Round t with the roles given by the argument order (the caller rotates them).
+  // Maj (§4.1.2 (4.3)) as b ^ ((a ^ b) & (b ^ c)): this round's a ^ b is the next round's b ^ c,
+  // so `b_xor_c` carries it over, c itself is never read, and Maj costs three operations, not four.
+  template <int t>
+  static inline __attribute__((always_inline)) void round(Word a, Word b, Word& d, Word e, Word f, Word g,
+                                                          Word& h, Word& b_xor_c, Word* W,
+                                                          const std::uint8_t* block) {
+    // h + K[t] + W[t] does not depend on e: keep it off the e-to-e critical path.
+    Word t1 = h + T::K[t] + message_word<t>(W, block);
+    t1 += T::Sigma1(e) + Ch(e, f, g);
+    Word a_xor_b = a ^ b;
+    Word maj = b ^ (a_xor_b & b_xor_c);
+    b_xor_c = a_xor_b;
     d += t1;
-    h = t1 + T::Sigma0(a) + Maj(a, b, c);
+    h = t1 + T::Sigma0(a) + maj;
   }
 
-  // W[t] for t >= 16 in a 16-word ring (§6.2.2 step 1).
-  static inline __attribute__((always_inline)) Word schedule(Word* W, int t) {
-    return W[t & 15] += T::sigma1(W[(t - 2) & 15]) + W[(t - 7) & 15] + T::sigma0(W[(t - 15) & 15]);
-  }
-
-  // Eight rounds: after them the variables are back in their original roles.
-  template <bool kExpand>
-  static inline __attribute__((always_inline)) void eight(Word& a, Word& b, Word& c, Word& d, Word& e,
-                                                          Word& f, Word& g, Word& h, Word* W, int t) {
-    auto w = [&](int i) { return kExpand ? schedule(W, t + i) : W[t + i]; };
-    round(a, b, c, d, e, f, g, h, T::K[t + 0] + w(0));
-    round(h, a, b, c, d, e, f, g, T::K[t + 1] + w(1));
-    round(g, h, a, b, c, d, e, f, T::K[t + 2] + w(2));
-    round(f, g, h, a, b, c, d, e, T::K[t + 3] + w(3));
-    round(e, f, g, h, a, b, c, d, T::K[t + 4] + w(4));
-    round(d, e, f, g, h, a, b, c, T::K[t + 5] + w(5));
-    round(c, d, e, f, g, h, a, b, T::K[t + 6] + w(6));
-    round(b, c, d, e, f, g, h, a, T::K[t + 7] + w(7));
+  // Rounds t..t+7: after eight renamings the variables are back in their original roles.
+  template <int t>
+  static inline __attribute__((always_inline)) void eight_rounds(Word& a, Word& b, Word& c, Word& d, Word& e,
+                                                                 Word& f, Word& g, Word& h, Word& bc, Word* W,
+                                                                 const std::uint8_t* block) {
+    round<t + 0>(a, b, d, e, f, g, h, bc, W, block);
+    round<t + 1>(h, a, c, d, e, f, g, bc, W, block);
+    round<t + 2>(g, h, b, c, d, e, f, bc, W, block);
+    round<t + 3>(f, g, a, b, c, d, e, bc, W, block);
+    round<t + 4>(e, f, h, a, b, c, d, bc, W, block);
+    round<t + 5>(d, e, g, h, a, b, c, bc, W, block);
+    round<t + 6>(c, d, f, g, h, a, b, bc, W, block);
+    round<t + 7>(b, c, e, f, g, h, a, bc, W, block);
   }
 
   static void blocks(Word state[8], const std::uint8_t* data, std::size_t nblocks) {
+    static_assert(T::kRounds % 8 == 0);
     constexpr std::size_t kBlock = 16 * sizeof(Word);
     Word W[16];
     while (nblocks--) {
       Word a = state[0], b = state[1], c = state[2], d = state[3];
       Word e = state[4], f = state[5], g = state[6], h = state[7];
-      for (int t = 0; t < 16; ++t) W[t] = T::load(data + sizeof(Word) * t);
-      eight<false>(a, b, c, d, e, f, g, h, W, 0);
-      eight<false>(a, b, c, d, e, f, g, h, W, 8);
-      for (int t = 16; t < T::kRounds; t += 8) eight<true>(a, b, c, d, e, f, g, h, W, t);
+      Word bc = b ^ c;
+      [&]<int... group>(std::integer_sequence<int, group...>) {
+        (eight_rounds<8 * group>(a, b, c, d, e, f, g, h, bc, W, data), ...);
+      }(std::make_integer_sequence<int, T::kRounds / 8>{});
       state[0] += a; state[1] += b; state[2] += c; state[3] += d;
       state[4] += e; state[5] += f; state[6] += g; state[7] += h;
       data += kBlock;

@@ -1,0 +1,113 @@
+// SHA-256 for x86-64 CPUs without SHA-NI: AVX2 message schedule for two blocks at once, BMI2 rounds.
+//
+// Compiled with -mavx2 -mbmi2 (CMakeLists.txt). Each 256-bit register holds four schedule words of
+// block A in its low 128-bit lane and the same four words of block B in its high lane, so one
+// schedule serves two blocks. The schedule of W[t+16..] is computed while the scalar rounds of
+// block A consume W[t..], and block B's rounds then run on the stored K + W with no schedule work.
+#include <immintrin.h>
+
+#include "sha2_x86.h"
+#include "x86_backends.h"
+
+namespace shakedown::internal {
+namespace {
+
+// FIPS 180-4 §4.1.2 (4.6), (4.7) on eight words: AVX2 has no vector rotate, so ROTR^n(x) is
+// (x >> n) | (x << (32 - n)); the terms are disjoint bit fields, so XOR combines them like OR.
+[[gnu::always_inline]] inline __m256i small_sigma0(__m256i x) {
+  __m256i r = _mm256_xor_si256(_mm256_srli_epi32(x, 7), _mm256_slli_epi32(x, 25));
+  r = _mm256_xor_si256(r, _mm256_xor_si256(_mm256_srli_epi32(x, 18), _mm256_slli_epi32(x, 14)));
+  return _mm256_xor_si256(r, _mm256_srli_epi32(x, 3));
+}
+[[gnu::always_inline]] inline __m256i small_sigma1(__m256i x) {
+  __m256i r = _mm256_xor_si256(_mm256_srli_epi32(x, 17), _mm256_slli_epi32(x, 15));
+  r = _mm256_xor_si256(r, _mm256_xor_si256(_mm256_srli_epi32(x, 19), _mm256_slli_epi32(x, 13)));
+  return _mm256_xor_si256(r, _mm256_srli_epi32(x, 10));
+}
+
+// §6.2.2 step 1 for t..t+3, given x0..x3 = W[t-16..t-13], W[t-12..t-9], W[t-8..t-5], W[t-4..t-1]
+// (per 128-bit lane, word t-16 in element 0). W[t+2], W[t+3] need σ1 of W[t], W[t+1], computed here
+// first, so σ1 is applied in two halves.
+[[gnu::always_inline]] inline __m256i schedule4(__m256i x0, __m256i x1, __m256i x2, __m256i x3) {
+  const __m256i w15 = _mm256_alignr_epi8(x1, x0, 4);  // W[t-15..t-12]
+  const __m256i w7 = _mm256_alignr_epi8(x3, x2, 4);   // W[t-7..t-4]
+  __m256i w = _mm256_add_epi32(_mm256_add_epi32(x0, w7), small_sigma0(w15));
+  w = _mm256_add_epi32(w, _mm256_bsrli_epi128(small_sigma1(x3), 8));  // + σ1(W[t-2], W[t-1]) -> W[t], W[t+1]
+  return _mm256_add_epi32(w, _mm256_bslli_epi128(small_sigma1(w), 8));  // + σ1(W[t], W[t+1]) -> W[t+2], W[t+3]
+}
+
+// The stored K + W: for each group of four rounds, block A's four words, then block B's.
+struct WkPair {
+  alignas(32) std::uint32_t w[64 * 2];
+  static constexpr int index(int lane, int t) { return (t / 4) * 8 + lane * 4 + t % 4; }
+  // K + W of rounds t0..t0+7 of one block (t0 a multiple of 8), for sha2_rounds8.
+  auto rounds8(int lane, int t0) const {
+    const std::uint32_t* p = w + index(lane, t0);
+    return [p](int i) { return p[index(0, i)]; };
+  }
+};
+static_assert(sizeof(WkPair) == 512);
+
+// Stores K[t..t+3] + W[t..t+3] of both blocks (t a multiple of 4).
+[[gnu::always_inline]] inline void store_wk(WkPair& wk, int t, __m256i w) {
+  const __m256i k = _mm256_broadcastsi128_si256(_mm_load_si128(reinterpret_cast<const __m128i*>(kSha256K + t)));
+  _mm256_store_si256(reinterpret_cast<__m256i*>(wk.w + WkPair::index(0, t)), _mm256_add_epi32(w, k));
+}
+
+// Loads 16 bytes of each block into the two lanes, as big-endian words (§3.1, §6.2.2 step 1).
+[[gnu::always_inline]] inline __m256i load_words(const std::uint8_t* a, const std::uint8_t* b) {
+  const __m256i bswap32 = _mm256_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12,  //
+                                           3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12);
+  const __m256i raw = _mm256_inserti128_si256(
+      _mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a))),
+      _mm_loadu_si128(reinterpret_cast<const __m128i*>(b)), 1);
+  return _mm256_shuffle_epi8(raw, bswap32);
+}
+
+}  // namespace
+
+void sha256_blocks_avx2(std::uint32_t h[8], const std::uint8_t* data, std::size_t nblocks) {
+  if (nblocks == 0) return;
+  WkPair wk;
+  while (nblocks > 0) {
+    // An odd last block also goes in lane B; its copy's rounds are skipped.
+    const bool pair = nblocks >= 2;
+    const std::uint8_t* block_b = pair ? data + 64 : data;
+    __m256i x0 = load_words(data, block_b), x1 = load_words(data + 16, block_b + 16);
+    __m256i x2 = load_words(data + 32, block_b + 32), x3 = load_words(data + 48, block_b + 48);
+    store_wk(wk, 0, x0);
+    store_wk(wk, 4, x1);
+    store_wk(wk, 8, x2);
+    store_wk(wk, 12, x3);
+
+    Sha2Vars<std::uint32_t> s = sha2_load_vars(h);
+    for (int t = 0; t < 48; t += 16) {
+      // Schedule W[t+16..t+31] while the rounds t..t+15 of block A run on what is stored.
+      x0 = schedule4(x0, x1, x2, x3);
+      store_wk(wk, t + 16, x0);
+      x1 = schedule4(x1, x2, x3, x0);
+      store_wk(wk, t + 20, x1);
+      sha2_rounds8(s, wk.rounds8(0, t));
+      x2 = schedule4(x2, x3, x0, x1);
+      store_wk(wk, t + 24, x2);
+      x3 = schedule4(x3, x0, x1, x2);
+      store_wk(wk, t + 28, x3);
+      sha2_rounds8(s, wk.rounds8(0, t + 8));
+    }
+    sha2_rounds8(s, wk.rounds8(0, 48));
+    sha2_rounds8(s, wk.rounds8(0, 56));
+    sha2_add_vars(h, s);
+
+    if (pair) {
+      s = sha2_load_vars(h);
+      for (int t = 0; t < 64; t += 8) sha2_rounds8(s, wk.rounds8(1, t));
+      sha2_add_vars(h, s);
+    }
+    const std::size_t done = pair ? 2 : 1;
+    data += 64 * done;
+    nblocks -= done;
+  }
+  wipe_stack(&wk, sizeof wk);  // K + W is message-derived
+}
+
+}  // namespace shakedown::internal

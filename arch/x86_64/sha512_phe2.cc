@@ -1,0 +1,20 @@
+// SHA-512 block function on the Zhaoxin PadLock hash engine (PHE2): REP XSHA512, 128-byte blocks.
+//
+// specs/instructions.md §1. Semantics come only from unmerged Zhaoxin patches (§1.3: the 2024
+// "crypto: zhaoxin" series and the 2025 padlock-sha SHA384/SHA512 patch), so the backend row is
+// kBackendPinOnly: compiled and testable (emulator, SHAKEDOWN_BACKENDS pin) but never auto-selected.
+#include "padlock.h"
+#include "x86_backends.h"
+
+namespace shakedown::internal {
+
+void sha512_blocks_phe2(std::uint64_t h[8], const std::uint8_t* data, std::size_t nblocks) {
+  padlock::blocks<std::uint64_t, padlock::rep_xsha512>(h, data, nblocks);
+}
+
+// PHE2 (CPUID 0xC0000001 EDX bit 25) and PHE2_EN (bit 26), not in mainline Linux headers (§1.4).
+bool sha512_phe2_available(const CpuFeatures& f) {
+  return padlock::zhaoxin_family7(f) && f.has(CpuFeature::x86_phe2) && f.has(CpuFeature::x86_phe2_en);
+}
+
+}  // namespace shakedown::internal

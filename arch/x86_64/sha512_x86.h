@@ -1,0 +1,112 @@
+// SHA-512 block loop shared by the AVX2 and AVX-512 backends: two-block vector schedule, scalar rounds.
+//
+// Each 256-bit register holds two schedule words of block A in its low 128-bit lane and the same
+// two words of block B in its high lane, so one schedule serves two blocks. Two words per lane
+// means the σ1 inputs W[t-2], W[t-1] are always in the previous register (no intra-register
+// dependency, unlike SHA-256). The schedule of W[t+16..] is computed while the scalar rounds of
+// block A consume W[t..]; block B's rounds then run on the stored K + W with no schedule work.
+// The includer compiles this with its ISA flags and supplies σ0/σ1; internal linkage (see
+// sha2_x86.h) keeps the two compilations apart.
+#pragma once
+
+#include <immintrin.h>
+
+#include "sha2_x86.h"
+
+namespace shakedown::internal {
+namespace {
+
+// The stored K + W: for each pair of rounds, block A's two words, then block B's.
+struct Sha512WkPair {
+  alignas(32) std::uint64_t w[80 * 2];
+  static constexpr int index(int lane, int t) { return (t / 2) * 4 + lane * 2 + t % 2; }
+  // K + W of rounds t0..t0+7 of one block (t0 a multiple of 8), for sha2_rounds8.
+  auto rounds8(int lane, int t0) const {
+    const std::uint64_t* p = w + index(lane, t0);
+    return [p](int i) { return p[index(0, i)]; };
+  }
+};
+static_assert(sizeof(Sha512WkPair) == 1280);
+
+// §6.4.2 step 1 for t, t+1, given the ring x[0..7] = W[t-16, t-15], ..., W[t-2, t-1] (per lane)
+// rotated so that x[(I0 + j) % 8] holds W[t-16+2j, t-15+2j]. Overwrites the oldest entry.
+template <class Sigma, int I0>
+[[gnu::always_inline]] inline __m256i sha512_schedule2(__m256i (&x)[8]) {
+  const __m256i w15 = _mm256_alignr_epi8(x[(I0 + 1) % 8], x[I0 % 8], 8);        // W[t-15, t-14]
+  const __m256i w7 = _mm256_alignr_epi8(x[(I0 + 5) % 8], x[(I0 + 4) % 8], 8);   // W[t-7, t-6]
+  const __m256i s = _mm256_add_epi64(Sigma::sigma0(w15), Sigma::sigma1(x[(I0 + 7) % 8]));
+  x[I0 % 8] = _mm256_add_epi64(_mm256_add_epi64(x[I0 % 8], w7), s);
+  return x[I0 % 8];
+}
+
+// Stores K[t, t+1] + W[t, t+1] of both blocks (t even).
+[[gnu::always_inline]] inline void sha512_store_wk(Sha512WkPair& wk, int t, __m256i w) {
+  const __m256i k = _mm256_broadcastsi128_si256(_mm_load_si128(reinterpret_cast<const __m128i*>(kSha512K + t)));
+  _mm256_store_si256(reinterpret_cast<__m256i*>(wk.w + Sha512WkPair::index(0, t)), _mm256_add_epi64(w, k));
+}
+
+// Loads 16 bytes of each block into the two lanes, as big-endian words (§3.1, §6.4.2 step 1).
+[[gnu::always_inline]] inline __m256i sha512_load_words(const std::uint8_t* a, const std::uint8_t* b) {
+  const __m256i bswap64 = _mm256_setr_epi8(7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8,  //
+                                           7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8);
+  const __m256i raw = _mm256_inserti128_si256(
+      _mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a))),
+      _mm_loadu_si128(reinterpret_cast<const __m128i*>(b)), 1);
+  return _mm256_shuffle_epi8(raw, bswap64);
+}
+
+// Schedules W[t+16+2j, t+17+2j] of both blocks and stores them with K, for j = J..J+3
+// (template indices keep x[] in registers without relying on loop unrolling).
+template <class Sigma, int J>
+[[gnu::always_inline]] inline void sha512_schedule8(__m256i (&x)[8], Sha512WkPair& wk, int t) {
+  sha512_store_wk(wk, t + 16 + 2 * J, sha512_schedule2<Sigma, J>(x));
+  sha512_store_wk(wk, t + 18 + 2 * J, sha512_schedule2<Sigma, J + 1>(x));
+  sha512_store_wk(wk, t + 20 + 2 * J, sha512_schedule2<Sigma, J + 2>(x));
+  sha512_store_wk(wk, t + 22 + 2 * J, sha512_schedule2<Sigma, J + 3>(x));
+}
+
+// Sixteen rounds t..t+15 of block A, scheduling W[t+16..t+31] of both blocks alongside.
+template <class Sigma>
+[[gnu::always_inline]] inline void sha512_rounds16_scheduling(Sha2Vars<std::uint64_t>& s, __m256i (&x)[8],
+                                                              Sha512WkPair& wk, int t) {
+  sha512_schedule8<Sigma, 0>(x, wk, t);
+  sha2_rounds8(s, wk.rounds8(0, t));
+  sha512_schedule8<Sigma, 4>(x, wk, t);
+  sha2_rounds8(s, wk.rounds8(0, t + 8));
+}
+
+template <class Sigma>
+[[gnu::always_inline]] inline void sha512_blocks_2lane(std::uint64_t h[8], const std::uint8_t* data,
+                                                       std::size_t nblocks) {
+  if (nblocks == 0) return;
+  Sha512WkPair wk;
+  while (nblocks > 0) {
+    // An odd last block also goes in lane B; its copy's rounds are skipped.
+    const bool pair = nblocks >= 2;
+    const std::uint8_t* block_b = pair ? data + 128 : data;
+    __m256i x[8];
+    for (int j = 0; j < 8; ++j) {
+      x[j] = sha512_load_words(data + 16 * j, block_b + 16 * j);
+      sha512_store_wk(wk, 2 * j, x[j]);
+    }
+    Sha2Vars<std::uint64_t> s = sha2_load_vars(h);
+    // The ring index restarts at 0 every 16 rounds because 8 schedule steps rotate it fully.
+    for (int t = 0; t < 64; t += 16) sha512_rounds16_scheduling<Sigma>(s, x, wk, t);
+    sha2_rounds8(s, wk.rounds8(0, 64));
+    sha2_rounds8(s, wk.rounds8(0, 72));
+    sha2_add_vars(h, s);
+
+    if (pair) {
+      s = sha2_load_vars(h);
+      for (int t = 0; t < 80; t += 8) sha2_rounds8(s, wk.rounds8(1, t));
+      sha2_add_vars(h, s);
+    }
+    const std::size_t done = pair ? 2 : 1;
+    data += 128 * done;
+    nblocks -= done;
+  }
+  wipe_stack(&wk, sizeof wk);  // K + W is message-derived
+}
+
+}  // namespace
+}  // namespace shakedown::internal

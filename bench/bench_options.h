@@ -1,0 +1,31 @@
+// Command-line and environment options of shakedown_bench that Google Benchmark does not know.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace shakedown::bench {
+
+struct Options {
+  // Our backends to measure (exact names); empty = every available backend of each family.
+  std::vector<std::string> backends;
+  // Message lengths for the one-shot cases.
+  std::vector<std::size_t> lengths = {16, 64, 256, 1024, 8192, 16384};
+  // How many times the whole suite is registered, round-robin; the table keeps the best of each.
+  int rounds = 3;
+  // Chunk size of the incremental-API cases (deliberately not a multiple of any block size).
+  std::size_t chunk = 100;
+  // Print the ratio table at the end (off with --shakedown_table=0, e.g. for JSON-only runs).
+  bool table = true;
+};
+
+// Reads SHAKEDOWN_BENCH_BACKENDS / SHAKEDOWN_BENCH_ROUNDS / SHAKEDOWN_BENCH_LENGTHS, then the
+// --shakedown_* flags (which win), and removes those flags from argv so that Google Benchmark
+// sees only its own. Throws std::invalid_argument with a message naming the bad option.
+Options parse_options(int& argc, char** argv);
+
+// Text for --help: our options (Google Benchmark prints its own after it).
+const char* options_help();
+
+}  // namespace shakedown::bench

@@ -1,0 +1,210 @@
+#!/usr/bin/env python3
+"""Backend coverage gate and verification matrix for ci/verify.
+
+Inputs: the execution records the suites append to $SHAKEDOWN_RECORD (JSON lines: suite, family, backend,
+check, count, env), ctest results (preset, test, status), and ci/expect/*.txt (which backends must run in
+which environment, and how). Output: the matrix on stdout, report.md, report.json, report.html. Exit 1 when
+an expected backend did not run, when any backend failed, or when any test failed.
+"""
+import argparse
+import collections
+import html
+import json
+import os
+import re
+import sys
+
+HOW_BY_PREFIX = (("qemu", "QEMU"), ("emul", "emulated"), ("host", "native"))
+
+
+def how_of(env):
+    for prefix, how in HOW_BY_PREFIX:
+        if env.startswith(prefix):
+            return how
+    return "native"
+
+
+def sanitize(name):
+    return re.sub(r"[^A-Za-z0-9]", "_", name)
+
+
+def load_records(path):
+    runs = collections.defaultdict(lambda: collections.Counter())  # (env, family/backend) -> suite -> count
+    failures = collections.defaultdict(list)                      # env -> [test names]
+    envs = set()
+    if not os.path.exists(path):
+        return runs, failures, envs
+    with open(path, encoding="utf-8") as f:
+        for lineno, line in enumerate(f, 1):
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                r = json.loads(line)
+            except json.JSONDecodeError as e:
+                sys.exit(f"{path}:{lineno}: malformed record ({e})")
+            env = r.get("env") or "host"
+            envs.add(env)
+            if r["suite"] == "failure":
+                failures[env].append(r["backend"])
+                continue
+            runs[(env, f'{r["family"]}/{r["backend"]}')][r["suite"]] += int(r["count"])
+    return runs, failures, envs
+
+
+def load_results(path):
+    results = []
+    if os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                parts = line.rstrip("\n").split("\t")
+                if len(parts) == 3:
+                    results.append(tuple(parts))
+    return results
+
+
+def load_expect(directory):
+    expect = []
+    if not os.path.isdir(directory):
+        return expect
+    for name in sorted(os.listdir(directory)):
+        if not name.endswith(".txt"):
+            continue
+        path = os.path.join(directory, name)
+        with open(path, encoding="utf-8") as f:
+            for lineno, line in enumerate(f, 1):
+                line = line.split("#", 1)[0].strip()
+                if not line:
+                    continue
+                fields = line.split()
+                if len(fields) < 3 or fields[2] not in ("native", "QEMU", "emulated"):
+                    sys.exit(f"{path}:{lineno}: expected 'ENV FAMILY/BACKEND native|QEMU|emulated [SUITE...]'")
+                expect.append({"env": fields[0], "backend": fields[1], "how": fields[2],
+                               "suites": fields[3:] or ["vectors"], "where": f"{path}:{lineno}"})
+    return expect
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--records", required=True)
+    ap.add_argument("--results", required=True)
+    ap.add_argument("--expect", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--only", default="")
+    args = ap.parse_args()
+
+    runs, failures, envs = load_records(args.records)
+    results = load_results(args.results)
+    expect = load_expect(args.expect)
+
+    backends = sorted({b for (_, b) in runs} | {e["backend"] for e in expect})
+    if args.only:
+        backends = [b for b in backends if b == args.only]
+        expect = [e for e in expect if e["backend"] == args.only]
+        if not backends:
+            print(f"--only {args.only}: no such backend in the records or ci/expect")
+            return 1
+    env_order = sorted(envs | {e["env"] for e in expect}, key=lambda e: (how_of(e) != "native", e))
+
+    cells = {}
+    for b in backends:
+        family, _, name = b.partition("/")
+        tag = "__" + sanitize(name)
+        for env in env_order:
+            counts = runs.get((env, b), collections.Counter())
+            failed = [t for t in failures.get(env, []) if t.endswith(tag) or (tag + "_") in t]
+            failed = [t for t in failed if sanitize(family) in t or "__" in t]
+            ran = sum(counts.values()) > 0
+            cells[(b, env)] = {
+                "ran": ran,
+                "how": how_of(env) if ran else "not run",
+                "result": "FAIL" if failed else ("pass" if ran else "-"),
+                "counts": dict(counts),
+                "failed_tests": failed,
+            }
+
+    problems = []
+    for e in expect:
+        cell = cells.get((e["backend"], e["env"]))
+        if e["env"] not in envs:
+            problems.append(f'{e["backend"]} in {e["env"]}: environment did not run at all ({e["where"]})')
+            continue
+        for suite in e["suites"]:
+            if not cell or cell["counts"].get(suite, 0) == 0:
+                problems.append(f'{e["backend"]} in {e["env"]}: expected to run ({e["how"]}) but recorded zero '
+                                f'{suite} executions: unavailable, skipped, or not built ({e["where"]})')
+    for (b, env), cell in cells.items():
+        if cell["result"] == "FAIL":
+            problems.append(f"{b} in {env}: FAILED ({', '.join(cell['failed_tests'][:3])})")
+    failed_tests = [(p, t) for p, t, s in results if s not in ("Passed", "Skipped", "Not Run")]
+    for p, t in failed_tests:
+        problems.append(f"ctest {p}: {t} failed")
+
+    def cell_text(c):
+        if not c["ran"]:
+            return "not run"
+        parts = [f'{c["how"]} {c["result"]}']
+        counts = c["counts"]
+        detail = []
+        if counts.get("vectors"):
+            detail.append(f'v{counts["vectors"]}')
+        if counts.get("diff"):
+            detail.append(f'd{counts["diff"]}')
+        if counts.get("fuzz"):
+            detail.append(f'f{counts["fuzz"]}')
+        if detail:
+            parts.append("(" + " ".join(detail) + ")")
+        return " ".join(parts)
+
+    header = ["backend"] + env_order
+    rows = [[b] + [cell_text(cells[(b, env)]) for env in env_order] for b in backends]
+    widths = [max(len(r[i]) for r in [header] + rows) for i in range(len(header))]
+    line = lambda r: "  ".join(r[i].ljust(widths[i]) for i in range(len(r)))
+    text = [line(header), line(["-" * w for w in widths])] + [line(r) for r in rows]
+    legend = "v = vector checks, d = differential checks, f = fuzz executions (records from the suites)"
+    print("\n".join(text))
+    print(legend)
+    passed_tests = sum(1 for _, _, s in results if s == "Passed")
+    print(f"ctest: {passed_tests} passed, {len(failed_tests)} failed, "
+          f"{sum(1 for _, _, s in results if s in ('Skipped', 'Not Run'))} skipped")
+    if problems:
+        print("\nGATE FAILED:")
+        for p in problems:
+            print("  - " + p)
+    else:
+        print(f"\ngate: every expected backend ran in its environment ({len(expect)} expectations)")
+
+    os.makedirs(args.out, exist_ok=True)
+    with open(os.path.join(args.out, "report.md"), "w", encoding="utf-8") as f:
+        f.write("# shakedown verification matrix\n\n")
+        f.write("| " + " | ".join(header) + " |\n|" + "---|" * len(header) + "\n")
+        for r in rows:
+            f.write("| " + " | ".join(r) + " |\n")
+        f.write(f"\n{legend}\n\n")
+        f.write("## Gate\n\n" + ("\n".join("- " + p for p in problems) if problems else "all expectations met") + "\n")
+    with open(os.path.join(args.out, "report.json"), "w", encoding="utf-8") as f:
+        json.dump({"environments": env_order, "backends": backends,
+                   "cells": {f"{b}@{env}": c for (b, env), c in cells.items()},
+                   "expectations": expect, "problems": problems,
+                   "ctest": {"passed": passed_tests, "failed": [t for _, t in failed_tests]}}, f, indent=2)
+    with open(os.path.join(args.out, "report.html"), "w", encoding="utf-8") as f:
+        colour = {"pass": "#c8f7c5", "FAIL": "#f7c5c5", "-": "#eeeeee"}
+        f.write("<!doctype html><meta charset=utf-8><title>shakedown verification</title>"
+                "<style>body{font-family:sans-serif}td,th{padding:4px 8px;border:1px solid #999}"
+                "table{border-collapse:collapse}</style><h1>shakedown verification matrix</h1><table><tr>")
+        f.write("".join(f"<th>{html.escape(h)}</th>" for h in header) + "</tr>")
+        for b in backends:
+            f.write(f"<tr><th>{html.escape(b)}</th>")
+            for env in env_order:
+                c = cells[(b, env)]
+                f.write(f'<td style="background:{colour[c["result"]]}">{html.escape(cell_text(c))}</td>')
+            f.write("</tr>")
+        f.write(f"</table><p>{html.escape(legend)}</p><h2>Gate</h2><ul>")
+        f.write("".join(f"<li>{html.escape(p)}</li>" for p in problems) or "<li>all expectations met</li>")
+        f.write("</ul>")
+    print(f"\nreports: {args.out}/report.md, report.json, report.html")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
