@@ -123,6 +123,9 @@ std::vector<FamilyBackend> all_family_backends() {
   return out;
 }
 
+void PrintTo(const AlgBackend& p, std::ostream* os) { *os << name(p.alg) << " on " << p.backend; }
+void PrintTo(const FamilyBackend& p, std::ostream* os) { *os << name(p.family) << " on " << p.backend; }
+
 namespace {
 std::string sanitize(std::string s) {
   for (char& c : s)

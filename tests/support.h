@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <ostream>
 #include <span>
 #include <string>
 #include <string_view>
@@ -35,6 +36,9 @@ struct FamilyBackend {
   std::string backend;
 };
 std::vector<FamilyBackend> all_family_backends();
+// Readable parameters in gtest failure lines ("sha256 on x86_64/shani").
+void PrintTo(const AlgBackend& p, std::ostream* os);
+void PrintTo(const FamilyBackend& p, std::ostream* os);
 // GoogleTest-safe parameter names: "sha512_256__x86_64_avx2".
 std::string param_name(const AlgBackend& p);
 std::string param_name(const FamilyBackend& p);

@@ -27,8 +27,8 @@ class FailureRecorder : public ::testing::EmptyTestEventListener {
 }  // namespace
 
 int main(int argc, char** argv) {
-  ::testing::InitGoogleTest(&argc, argv);
-  ::testing::UnitTest::GetInstance()->listeners().Append(new FailureRecorder);
+  // Emulators and feature overrides come first: gtest evaluates the backend-parameterised suites'
+  // generators inside InitGoogleTest, so the backends they make available must exist by then.
   try {
 #if SHAKEDOWN_HAVE_EMUL
     // SHAKEDOWN_EMULATE installs trap-and-emulate models before any backend is selected or run.
@@ -69,6 +69,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "%s\n", e.what());
     return 2;
   }
+  ::testing::InitGoogleTest(&argc, argv);
+  ::testing::UnitTest::GetInstance()->listeners().Append(new FailureRecorder);
   int rc = RUN_ALL_TESTS();
   shakedown::test::flush_records();
   return rc;

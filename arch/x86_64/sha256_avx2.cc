@@ -36,22 +36,20 @@ namespace {
   return _mm256_add_epi32(w, _mm256_bslli_epi128(small_sigma1(w), 8));  // + σ1(W[t], W[t+1]) -> W[t+2], W[t+3]
 }
 
-// The stored K + W: for each group of four rounds, block A's four words, then block B's.
+// The stored K + W of the two blocks, each contiguous so that a round reads its word at a fixed
+// displacement from the start of its group of eight (sha2_rounds8).
 struct WkPair {
-  alignas(32) std::uint32_t w[64 * 2];
-  static constexpr int index(int lane, int t) { return (t / 4) * 8 + lane * 4 + t % 4; }
-  // K + W of rounds t0..t0+7 of one block (t0 a multiple of 8), for sha2_rounds8.
-  auto rounds8(int lane, int t0) const {
-    const std::uint32_t* p = w + index(lane, t0);
-    return [p](int i) { return p[index(0, i)]; };
-  }
+  alignas(32) std::uint32_t w[2][64];
+  const std::uint32_t* at(int lane, int t) const { return w[lane] + t; }
 };
 static_assert(sizeof(WkPair) == 512);
 
-// Stores K[t..t+3] + W[t..t+3] of both blocks (t a multiple of 4).
+// Stores K[t..t+3] + W[t..t+3] of both blocks (t a multiple of 4): the low lane is block A's.
 [[gnu::always_inline]] inline void store_wk(WkPair& wk, int t, __m256i w) {
   const __m256i k = _mm256_broadcastsi128_si256(_mm_load_si128(reinterpret_cast<const __m128i*>(kSha256K + t)));
-  _mm256_store_si256(reinterpret_cast<__m256i*>(wk.w + WkPair::index(0, t)), _mm256_add_epi32(w, k));
+  const __m256i sum = _mm256_add_epi32(w, k);
+  _mm_store_si128(reinterpret_cast<__m128i*>(wk.w[0] + t), _mm256_castsi256_si128(sum));
+  _mm_store_si128(reinterpret_cast<__m128i*>(wk.w[1] + t), _mm256_extracti128_si256(sum, 1));
 }
 
 // Loads 16 bytes of each block into the two lanes, as big-endian words (§3.1, §6.2.2 step 1).
@@ -87,20 +85,20 @@ void sha256_blocks_avx2(std::uint32_t h[8], const std::uint8_t* data, std::size_
       store_wk(wk, t + 16, x0);
       x1 = schedule4(x1, x2, x3, x0);
       store_wk(wk, t + 20, x1);
-      sha2_rounds8(s, wk.rounds8(0, t));
+      sha2_rounds8(s, wk.at(0, t));
       x2 = schedule4(x2, x3, x0, x1);
       store_wk(wk, t + 24, x2);
       x3 = schedule4(x3, x0, x1, x2);
       store_wk(wk, t + 28, x3);
-      sha2_rounds8(s, wk.rounds8(0, t + 8));
+      sha2_rounds8(s, wk.at(0, t + 8));
     }
-    sha2_rounds8(s, wk.rounds8(0, 48));
-    sha2_rounds8(s, wk.rounds8(0, 56));
+    sha2_rounds8(s, wk.at(0, 48));
+    sha2_rounds8(s, wk.at(0, 56));
     sha2_add_vars(h, s);
 
     if (pair) {
       s = sha2_load_vars(h);
-      for (int t = 0; t < 64; t += 8) sha2_rounds8(s, wk.rounds8(1, t));
+      for (int t = 0; t < 64; t += 8) sha2_rounds8(s, wk.at(1, t));
       sha2_add_vars(h, s);
     }
     const std::size_t done = pair ? 2 : 1;

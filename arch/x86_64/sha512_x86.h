@@ -16,15 +16,11 @@
 namespace shakedown::internal {
 namespace {
 
-// The stored K + W: for each pair of rounds, block A's two words, then block B's.
+// The stored K + W of the two blocks, each contiguous so that a round reads its word at a fixed
+// displacement from the start of its group of eight (sha2_rounds8).
 struct Sha512WkPair {
-  alignas(32) std::uint64_t w[80 * 2];
-  static constexpr int index(int lane, int t) { return (t / 2) * 4 + lane * 2 + t % 2; }
-  // K + W of rounds t0..t0+7 of one block (t0 a multiple of 8), for sha2_rounds8.
-  auto rounds8(int lane, int t0) const {
-    const std::uint64_t* p = w + index(lane, t0);
-    return [p](int i) { return p[index(0, i)]; };
-  }
+  alignas(32) std::uint64_t w[2][80];
+  const std::uint64_t* at(int lane, int t) const { return w[lane] + t; }
 };
 static_assert(sizeof(Sha512WkPair) == 1280);
 
@@ -39,10 +35,12 @@ template <class Sigma, int I0>
   return x[I0 % 8];
 }
 
-// Stores K[t, t+1] + W[t, t+1] of both blocks (t even).
+// Stores K[t, t+1] + W[t, t+1] of both blocks (t even): the low lane is block A's.
 [[gnu::always_inline]] inline void sha512_store_wk(Sha512WkPair& wk, int t, __m256i w) {
   const __m256i k = _mm256_broadcastsi128_si256(_mm_load_si128(reinterpret_cast<const __m128i*>(kSha512K + t)));
-  _mm256_store_si256(reinterpret_cast<__m256i*>(wk.w + Sha512WkPair::index(0, t)), _mm256_add_epi64(w, k));
+  const __m256i sum = _mm256_add_epi64(w, k);
+  _mm_store_si128(reinterpret_cast<__m128i*>(wk.w[0] + t), _mm256_castsi256_si128(sum));
+  _mm_store_si128(reinterpret_cast<__m128i*>(wk.w[1] + t), _mm256_extracti128_si256(sum, 1));
 }
 
 // Loads 16 bytes of each block into the two lanes, as big-endian words (§3.1, §6.4.2 step 1).
@@ -70,9 +68,9 @@ template <class Sigma>
 [[gnu::always_inline]] inline void sha512_rounds16_scheduling(Sha2Vars<std::uint64_t>& s, __m256i (&x)[8],
                                                               Sha512WkPair& wk, int t) {
   sha512_schedule8<Sigma, 0>(x, wk, t);
-  sha2_rounds8(s, wk.rounds8(0, t));
+  sha2_rounds8(s, wk.at(0, t));
   sha512_schedule8<Sigma, 4>(x, wk, t);
-  sha2_rounds8(s, wk.rounds8(0, t + 8));
+  sha2_rounds8(s, wk.at(0, t + 8));
 }
 
 template <class Sigma>
@@ -92,13 +90,13 @@ template <class Sigma>
     Sha2Vars<std::uint64_t> s = sha2_load_vars(h);
     // The ring index restarts at 0 every 16 rounds because 8 schedule steps rotate it fully.
     for (int t = 0; t < 64; t += 16) sha512_rounds16_scheduling<Sigma>(s, x, wk, t);
-    sha2_rounds8(s, wk.rounds8(0, 64));
-    sha2_rounds8(s, wk.rounds8(0, 72));
+    sha2_rounds8(s, wk.at(0, 64));
+    sha2_rounds8(s, wk.at(0, 72));
     sha2_add_vars(h, s);
 
     if (pair) {
       s = sha2_load_vars(h);
-      for (int t = 0; t < 80; t += 8) sha2_rounds8(s, wk.rounds8(1, t));
+      for (int t = 0; t < 80; t += 8) sha2_rounds8(s, wk.at(1, t));
       sha2_add_vars(h, s);
     }
     const std::size_t done = pair ? 2 : 1;

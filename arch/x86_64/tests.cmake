@@ -2,7 +2,8 @@
 # Direct block-function checks of the SHA-2 backends against the generic code.
 add_executable(shakedown_x86_backends_tests ${CMAKE_CURRENT_LIST_DIR}/x86_backends_test.cc)
 target_link_libraries(shakedown_x86_backends_tests PRIVATE shakedown_testmain $<BUILD_INTERFACE:shakedown_warnings>)
-gtest_discover_tests(shakedown_x86_backends_tests DISCOVERY_MODE PRE_TEST TEST_PREFIX "x86_64." DISCOVERY_TIMEOUT 60)
+gtest_discover_tests(shakedown_x86_backends_tests DISCOVERY_MODE PRE_TEST TEST_PREFIX "x86_64." DISCOVERY_TIMEOUT 60
+                     NO_PRETTY_VALUES)
 set_property(GLOBAL APPEND PROPERTY SHAKEDOWN_SUITES shakedown_x86_backends_tests)
 
 

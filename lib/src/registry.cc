@@ -230,8 +230,8 @@ CpuFeatures g_detected;
 CpuFeatures g_assumed;
 std::optional<std::string> g_env_override;
 
-// Caller holds g_mutex.
-const Selection* build_locked() {
+// Caller holds g_mutex. Builds (does not publish) the selection for this environment value.
+std::unique_ptr<Selection> make_selection_locked(const std::string& env) {
   if (!g_detected_done) {
     detect_cpu_features(g_detected);
     g_detected_done = true;
@@ -244,12 +244,6 @@ const Selection* build_locked() {
   if (g_assumed.model) sel->features.model = g_assumed.model;
   if (g_assumed.vector_bytes) sel->features.vector_bytes = g_assumed.vector_bytes;
 
-  std::string env;
-  if (g_env_override) {
-    env = *g_env_override;
-  } else if (const char* e = std::getenv(kEnvName)) {
-    env = e;
-  }
   std::array<FamilyOverride, 3> overrides;
   std::string error = parse_backends_env(env, overrides);
   if (!error.empty()) overrides = {};  // still fill the status table for introspection
@@ -258,6 +252,40 @@ const Selection* build_locked() {
   sel->sha512 = select_family(Family::sha512, sha512_table(), overrides[1], *sel, select_error);
   sel->keccak = select_family(Family::keccak, keccak_table(), overrides[2], *sel, select_error);
   sel->env_error = !error.empty() ? error : select_error;
+  return sel;
+}
+
+bool same_selection(const Selection& a, const Selection& b) {
+  auto same_status = [](const std::vector<BackendStatus>& x, const std::vector<BackendStatus>& y) {
+    return std::equal(x.begin(), x.end(), y.begin(), y.end(), [](const BackendStatus& p, const BackendStatus& q) {
+      return p.name == q.name && p.available == q.available && p.selected == q.selected && p.reason == q.reason;
+    });
+  };
+  return a.features.flags == b.features.flags && a.features.vendor == b.features.vendor &&
+         a.features.family == b.features.family && a.features.model == b.features.model &&
+         a.features.vector_bytes == b.features.vector_bytes && a.env_error == b.env_error &&
+         a.sha256 == b.sha256 && a.sha512 == b.sha512 && a.keccak == b.keccak &&
+         same_status(a.status[0], b.status[0]) && same_status(a.status[1], b.status[1]) &&
+         same_status(a.status[2], b.status[2]);
+}
+
+std::string environment_value() {
+  if (g_env_override) return *g_env_override;
+  const char* e = std::getenv(kEnvName);
+  return e ? e : "";
+}
+
+// Caller holds g_mutex. Publishes a new selection; an identical one is reused, so repeated
+// re-selection (tests, fuzzers) does not grow the history that must stay alive for readers.
+const Selection* build_locked() {
+  auto sel = make_selection_locked(environment_value());
+  const Selection* now = g_current.load(std::memory_order_acquire);
+  if (now && same_selection(*now, *sel)) return now;
+  for (const auto& old : g_history)
+    if (same_selection(*old, *sel)) {
+      g_current.store(old.get(), std::memory_order_release);
+      return old.get();
+    }
   const Selection* raw = sel.get();
   g_history.push_back(std::move(sel));
   g_current.store(raw, std::memory_order_release);
@@ -371,6 +399,11 @@ void assume_features(std::string_view text) {
   if (add.model) internal::g_assumed.model = add.model;
   if (add.vector_bytes) internal::g_assumed.vector_bytes = add.vector_bytes;
   reselect_locked();
+}
+
+std::string validate_backends_env(std::string_view value) {
+  std::lock_guard<std::mutex> lock(internal::g_mutex);
+  return internal::make_selection_locked(std::string(value))->env_error;
 }
 
 std::string assume_features_from_environment() {

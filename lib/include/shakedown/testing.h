@@ -24,6 +24,10 @@ void clear_assumed_features();
 // Re-runs selection as if SHAKEDOWN_BACKENDS had this value (nullopt: read the environment).
 void reselect(std::optional<std::string> backends_env);
 
+// What selection would say about this SHAKEDOWN_BACKENDS value with the current features: the error
+// message, or "" if it is usable. Changes nothing (for fuzzing the parser without re-selecting).
+std::string validate_backends_env(std::string_view value);
+
 // Applies SHAKEDOWN_TEST_ASSUME from the environment (used by test mains so that ctest
 // entries can run the same binary under different emulated profiles). Returns the text applied.
 std::string assume_features_from_environment();
