@@ -1,0 +1,50 @@
+// The seam between the arch-neutral SIGILL handler (handler.cc) and one architecture's signal context.
+//
+// Each arch supplies one trap_<arch>.cc implementing these three functions. Resume rules differ
+// (specs/instructions.md §0 "Where the handler resumes"):
+//   x86-64   RIP points AT the instruction: completed -> RIP += 4; interrupted -> leave RIP.
+//   s390x    psw.addr already points PAST it: completed -> leave; interrupted (CC3) -> leave, set CC in psw.mask;
+//            before chaining to SIG_DFL, psw.addr -= 4 so the re-executed instruction traps again.
+//   riscv64  sc_regs.pc points AT it: completed -> pc += 4, vstart = 0.
+#pragma once
+
+#include <signal.h>
+#include <ucontext.h>
+
+#include <cstdint>
+
+#include "emul/emul.h"
+
+// qemu-x86_64 enters handlers with a misaligned stack (specs/platform-facts.md "x86-64 under qemu-x86_64"):
+// realign so that compiler-generated aligned SSE spills in the handler do not fault.
+#if defined(__x86_64__) || defined(__i386__)
+#define SHAKEDOWN_EMUL_HANDLER_ATTR __attribute__((force_align_arg_pointer))
+#else
+#define SHAKEDOWN_EMUL_HANDLER_ATTR
+#endif
+
+namespace shakedown::emul::detail {
+
+enum class TrapOutcome : std::uint8_t {
+  not_ours,     // not an instruction any active model emulates: chain to the previous handler
+  completed,    // emulated; the context now resumes after the instruction
+  interrupted,  // partially emulated; the context resumes at the same instruction, which continues
+  fault,        // the program misused the instruction (e.g. misaligned state): report and abort
+};
+
+struct TrapResult {
+  TrapOutcome outcome = TrapOutcome::not_ours;
+  Insn insn = Insn::count_;
+  std::uint64_t blocks = 0;
+  const char* problem = nullptr;  // for faults
+  std::uintptr_t pc = 0;          // address of the trapping instruction
+};
+
+// Decodes the instruction that raised SIGILL in uc and runs its model with options.
+TrapResult emulate_trap(ucontext_t& uc, const Options& options) noexcept;
+// Makes returning from the handler re-execute the trapping instruction (used before restoring SIG_DFL).
+void rewind_to_instruction(ucontext_t& uc) noexcept;
+// "x86-64": for descriptions.
+const char* arch_name() noexcept;
+
+}  // namespace shakedown::emul::detail

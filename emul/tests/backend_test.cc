@@ -1,0 +1,70 @@
+// The x86_64/phe and x86_64/phe2 backends through the public API on the emulator, against OpenSSL.
+// (The full vector and consolidated suites run them too: emul/tests.cmake.)
+#include <gtest/gtest.h>
+
+#include "emul_fixture.h"
+#include "openssl_ref.h"
+#include "phe_caller.h"
+#include "shakedown/shakedown.h"
+#include "shakedown/testing.h"
+
+#if SHAKEDOWN_EMUL_EXPECT_PHE_BACKENDS
+namespace shakedown::emul::test {
+namespace {
+
+struct AlgCase {
+  Algorithm alg;
+  const char* backend;
+  const char* evp;
+  Insn insn;
+};
+const AlgCase kCases[] = {
+    {Algorithm::sha224, "x86_64/phe", "SHA224", Insn::xsha256},
+    {Algorithm::sha256, "x86_64/phe", "SHA256", Insn::xsha256},
+    {Algorithm::sha384, "x86_64/phe2", "SHA384", Insn::xsha512},
+    {Algorithm::sha512, "x86_64/phe2", "SHA512", Insn::xsha512},
+    {Algorithm::sha512_224, "x86_64/phe2", "SHA512-224", Insn::xsha512},
+    {Algorithm::sha512_256, "x86_64/phe2", "SHA512-256", Insn::xsha512},
+};
+
+class PheBackend : public EmulatedTest {
+ protected:
+  void SetUp() override {
+    EmulatedTest::SetUp();  // the emulator first: assuming PHE self-tests the backend on the instruction
+    shakedown::testing::assume_features("zhaoxin-phe");
+  }
+  void TearDown() override {
+    shakedown::testing::clear_assumed_features();
+    EmulatedTest::TearDown();
+  }
+};
+
+TEST_P(PheBackend, OneShotAndIncrementalMatchOpenSsl) {
+  for (const AlgCase& c : kCases) {
+    SCOPED_TRACE(c.backend + std::string(" ") + c.evp);
+    const std::uint64_t before = emulated(c.insn);
+    for (std::size_t len : {0, 1, 55, 56, 64, 111, 112, 128, 129, 255, 256, 1000, 4097}) {
+      const auto msg = message(len, static_cast<std::uint32_t>(len));
+      const auto want = hex(openssl(c.evp, msg));
+      Hasher h(c.alg, c.backend);  // throws if the backend is unknown or unavailable: a failure, not a skip
+      ASSERT_EQ(h.backend_name(), c.backend);
+      h.update(msg);
+      EXPECT_EQ(hex(h.final()), want) << len;
+      Hasher inc(c.alg, c.backend);  // odd split: partial buffers on both sides of a block run
+      const std::size_t cut = len / 3;
+      inc.update(msg.data(), cut).update(msg.data() + cut, len - cut);
+      EXPECT_EQ(hex(inc.final()), want) << len;
+    }
+    EXPECT_GT(emulated(c.insn), before) << "the backend never executed the PadLock instruction";
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Profiles, PheBackend,
+                         ::testing::Values(make_options(PheProfile::zhaoxin, true),
+                                           make_options(PheProfile::zhaoxin, true, 1),
+                                           make_options(PheProfile::zhaoxin, false, 2)),
+                         options_name);
+
+}  // namespace
+}  // namespace shakedown::emul::test
+#endif
