@@ -1,0 +1,106 @@
+// ABI check per (family, backend): every block-function entry point, called through the trampoline with
+// canaries in the callee-saved registers, must give them back intact (and compute the same result).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "abi/abi_call.h"
+#include "diff_support.h"
+#include "families.h"
+
+namespace shakedown::diff {
+namespace {
+
+class AbiDiff : public ::testing::TestWithParam<test::FamilyBackend> {};
+
+#if SHAKEDOWN_DIFF_ABI_CALL
+
+// Calls fn through the trampoline with fresh canaries; returns a failure description or "".
+template <class Fn>
+std::string call_checked(Rng& rng, Fn fn, std::uintptr_t a0, std::uintptr_t a1, std::uintptr_t a2,
+                         std::uintptr_t a3) {
+  abi::Registers regs{};
+  for (auto& r : regs.before) r = rng.next();
+  abi::shakedown_abi_call(reinterpret_cast<const void*>(fn), a0, a1, a2, a3, &regs);
+  std::string bad;
+  for (std::size_t i = 0; i < abi::kCalleeSaved; ++i)
+    if (regs.after[i] != regs.before[i]) bad += std::string(" ") + abi::kCalleeSavedNames[i] + " clobbered;";
+  if (regs.flags_after & abi::kFlagsMustBeClear) bad += " direction flag left set;";
+  return bad;
+}
+
+template <class Word>
+void check_sha2(const test::FamilyBackend& p, Rng& rng, std::size_t& calls) {
+  using F = Sha2Family<Word>;
+  const auto& be = F::get(p.backend);
+  for (std::size_t n : {0, 1, 2, 5}) {
+    const auto data = rng.bytes(n * F::kBlock + 1);
+    Word via[8], direct[8];
+    for (auto& w : via) w = static_cast<Word>(rng.next());
+    std::copy(via, via + 8, direct);
+    std::string bad = call_checked(rng, be.blocks, reinterpret_cast<std::uintptr_t>(via),
+                                   reinterpret_cast<std::uintptr_t>(data.data()), n, 0);
+    EXPECT_EQ(bad, "") << who(p) << " blocks(h, data, " << n << ") through the ABI trampoline";
+    be.blocks(direct, data.data(), n);
+    EXPECT_TRUE(std::equal(via, via + 8, direct)) << who(p) << " blocks() result via trampoline, nblocks " << n;
+    ++calls;
+  }
+}
+
+void check_keccak(const test::FamilyBackend& p, Rng& rng, std::size_t& calls) {
+  const auto& be = keccak_backend(p.backend);
+  std::uint64_t via[25], direct[25];
+  for (auto& lane : via) lane = rng.next();
+  std::copy(via, via + 25, direct);
+  EXPECT_EQ(call_checked(rng, be.permute, reinterpret_cast<std::uintptr_t>(via), 0, 0, 0), "")
+      << who(p) << " permute() through the ABI trampoline";
+  be.permute(direct);
+  EXPECT_TRUE(std::equal(via, via + 25, direct)) << who(p) << " permute() result via trampoline";
+  ++calls;
+  if (!be.absorb) return;
+  for (std::size_t rate : kKeccakRates) {
+    for (std::size_t n : {0, 1, 3}) {
+      const auto data = rng.bytes(n * rate + 1);
+      std::string bad = call_checked(rng, be.absorb, reinterpret_cast<std::uintptr_t>(via),
+                                     reinterpret_cast<std::uintptr_t>(data.data()), n, rate);
+      EXPECT_EQ(bad, "") << who(p) << " absorb(st, data, " << n << ", " << rate << ") through the ABI trampoline";
+      be.absorb(direct, data.data(), n, rate);
+      EXPECT_TRUE(std::equal(via, via + 25, direct)) << who(p) << " absorb() result via trampoline";
+      ++calls;
+    }
+  }
+}
+
+TEST_P(AbiDiff, CalleeSavedRegistersPreserved) {
+  const auto& p = GetParam();
+  Rng rng(seed_for("abi", test::param_name(p), 0));
+  std::size_t calls = 0;
+  switch (p.family) {
+    case Family::sha256: check_sha2<std::uint32_t>(p, rng, calls); break;
+    case Family::sha512: check_sha2<std::uint64_t>(p, rng, calls); break;
+    case Family::keccak: check_keccak(p, rng, calls); break;
+  }
+  record(p, "abi-callee-saved", calls);
+}
+
+// The check must be able to fail: a function that breaks the ABI on purpose is caught.
+TEST(AbiTrampoline, DetectsAClobberedRegister) {
+  Rng rng(seed_for("abi-self-test", "", 0));
+  const std::string bad = call_checked(rng, &abi::shakedown_abi_misbehave_for_test, 0, 0, 0, 0);
+  EXPECT_NE(bad.find("r12 clobbered"), std::string::npos) << bad;
+  EXPECT_NE(bad.find("direction flag"), std::string::npos) << bad;
+}
+
+#else
+
+TEST_P(AbiDiff, CalleeSavedRegistersPreserved) {
+  GTEST_SKIP() << "no ABI trampoline (diff/abi/<arch>.S) for this architecture yet";
+}
+
+#endif
+
+INSTANTIATE_TEST_SUITE_P(EveryBackend, AbiDiff, ::testing::ValuesIn(test::all_family_backends()),
+                         [](const auto& pi) { return test::param_name(pi.param); });
+
+}  // namespace
+}  // namespace shakedown::diff
