@@ -34,6 +34,15 @@ if(SHAKEDOWN_ARCH STREQUAL "x86_64" AND QEMU_X86_64 AND NOT SHAKEDOWN_SANITIZED 
     ENV "SHAKEDOWN_TEST_SCALE=0.05" "SHAKEDOWN_EXPECT_SELECTED=${SHAKEDOWN_EXPECT_QEMU_MAX}")
   shakedown_add_variant(PREFIX qemu-x86_64.noavx2 EMULATOR ${QEMU_X86_64} -cpu max,-avx2
     ENV "SHAKEDOWN_TEST_SCALE=0.05" "SHAKEDOWN_EXPECT_SELECTED=${SHAKEDOWN_EXPECT_QEMU_NOAVX2}")
+  # The fuzz corpora are a regression suite under QEMU too (standalone driver: no libFuzzer there).
+  foreach(target fuzz_hash fuzz_blocks fuzz_api)
+    if(TARGET ${target}_standalone)
+      add_test(NAME qemu-x86_64.avx2.fuzz.replay.${target}
+               COMMAND ${QEMU_X86_64} -cpu max $<TARGET_FILE:${target}_standalone> ${PROJECT_SOURCE_DIR}/fuzz/corpus/${target})
+      set_tests_properties(qemu-x86_64.avx2.fuzz.replay.${target} PROPERTIES
+        ENVIRONMENT "SHAKEDOWN_ENV_NAME=qemu-x86_64.avx2" LABELS "qemu-x86_64.avx2;fuzz" TIMEOUT 600)
+    endif()
+  endforeach()
 endif()
 
 if(EXISTS ${PROJECT_SOURCE_DIR}/emul/tests.cmake)

@@ -1,0 +1,23 @@
+// What every runner needs from the environment: the available backends per family, fetched once.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "shakedown/algorithm.h"
+
+namespace shakedown::fuzz {
+
+// available_backends(family), cached: the set only changes when features are assumed, which
+// happens once in initialize() before the first input.
+const std::vector<std::string>& backends_of(Family family);
+
+// Counts one plan executed on backends_of(family)[index]. At exit the totals become execution
+// records (suite "fuzz", see tests/support.h) for the backend coverage gate.
+void count_run(Family family, std::size_t index);
+
+// LLVMFuzzerInitialize body shared by all targets, the standalone driver and `shakedown repro`:
+// installs the emulators (when linked) and SHAKEDOWN_TEST_ASSUME, then prints the backends.
+void initialize(bool verbose);
+
+}  // namespace shakedown::fuzz

@@ -1,0 +1,154 @@
+// fuzz_hash executor: the plan on every backend (with clone and handoff) vs OpenSSL EVP one-shot and generic.
+#include <optional>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "run_context.h"
+#include "runners.h"
+#include "shakedown/shakedown.h"
+#include "shakedown/testing.h"
+#include "support.h"  // tests/: the OpenSSL oracle
+
+namespace shakedown::fuzz {
+namespace {
+
+struct RunOutput {
+  std::string label;
+  std::vector<std::uint8_t> out;
+  std::string error;  // non-empty: the run threw, which no valid plan should make it do
+};
+
+// Output written at plan.out_align inside a buffer that ends exactly where the output does, so that
+// ASan flags any write past it.
+std::vector<std::uint8_t> finish(Hasher& h, const HashPlan& p) {
+  std::vector<std::uint8_t> buf(p.out_align + p.output_size());
+  std::uint8_t* out = buf.data() + p.out_align;
+  if (!is_xof(p.alg)) {
+    h.final(out, p.output_size());
+  } else {
+    for (std::size_t n : p.squeezes) {
+      h.squeeze(out, n);
+      out += n;
+    }
+    if (p.final_len) h.final(out, *p.final_len);
+  }
+  return {buf.begin() + static_cast<std::ptrdiff_t>(p.out_align), buf.end()};
+}
+
+std::vector<std::uint8_t> finish(Hmac& h, const HashPlan& p) {
+  std::vector<std::uint8_t> buf(p.out_align + p.tag_len);
+  h.final(std::span<std::uint8_t>(buf.data() + p.out_align, p.tag_len));
+  return {buf.begin() + static_cast<std::ptrdiff_t>(p.out_align), buf.end()};
+}
+
+// Feeds the chunks to ctx (and to its clone once made), rebinding ctx before chunk handoff_before.
+template <class Ctx>
+void run_contexts(const HashPlan& p, Ctx ctx, const std::uint8_t* msg, std::string label,
+                  const std::string* handoff_to, std::vector<RunOutput>& results) {
+  std::optional<Ctx> clone;
+  std::string clone_label;
+  std::size_t offset = 0;
+  for (std::size_t i = 0; i <= p.chunks.size(); ++i) {
+    if (p.clone_before == i) {
+      clone.emplace(ctx);
+      clone_label = "clone of " + label + " before update #" + std::to_string(i) + (handoff_to ? " (handoff run)" : "");
+    }
+    if constexpr (std::is_same_v<Ctx, Hasher>) {
+      if (handoff_to && p.handoff_before == i) {
+        testing::rebind(ctx, *handoff_to);
+        label += " -> " + *handoff_to + " before update #" + std::to_string(i);
+      }
+    }
+    if (i == p.chunks.size()) break;
+    ctx.update(msg + offset, p.chunks[i]);
+    if (clone) clone->update(msg + offset, p.chunks[i]);
+    offset += p.chunks[i];
+  }
+  results.push_back({label, finish(ctx, p), {}});
+  if (clone) results.push_back({clone_label, finish(*clone, p), {}});
+}
+
+void run_backend(const HashPlan& p, const std::string& backend, const std::string* handoff_to,
+                 const std::uint8_t* msg, std::vector<RunOutput>& results) {
+  try {
+    if (p.hmac)
+      run_contexts(p, Hmac(p.alg, p.key, backend), msg, backend, nullptr, results);
+    else
+      run_contexts(p, Hasher(p.alg, backend), msg, backend, handoff_to, results);
+  } catch (const std::exception& e) {
+    results.push_back({backend, {}, std::string("threw: ") + e.what()});
+  }
+}
+
+// The one-shot entry points take a separate code path (no Hasher for hash(); KLMD hooks).
+void run_oneshot(const HashPlan& p, const std::uint8_t* msg, std::vector<RunOutput>& results) {
+  const std::string label = "one-shot " + std::string(p.hmac ? "hmac()" : "hash()") + " on " +
+                            std::string(selected_backend(family_of(p.alg)));
+  try {
+    std::vector<std::uint8_t> out;
+    if (p.hmac) {
+      out = hmac(p.alg, p.key, std::span<const std::uint8_t>(msg, p.message.size()));
+      out.resize(p.tag_len);
+    } else {
+      std::vector<std::uint8_t> buf(p.out_align + p.output_size());
+      hash(p.alg, msg, p.message.size(), buf.data() + p.out_align, p.output_size());
+      out.assign(buf.begin() + static_cast<std::ptrdiff_t>(p.out_align), buf.end());
+    }
+    results.push_back({label, std::move(out), {}});
+  } catch (const std::exception& e) {
+    results.push_back({label, {}, std::string("threw: ") + e.what()});
+  }
+}
+
+}  // namespace
+
+Verdict run_hash_plan(const HashPlan& p) {
+  Verdict v;
+  v.subject = std::string(p.hmac ? "HMAC-" : "") + std::string(name(p.alg));
+  v.reference = p.hmac ? "OpenSSL EVP_MAC one-shot" : "OpenSSL EVP one-shot";
+  std::vector<std::uint8_t> want;
+  if (p.hmac) {
+    want = test::openssl_hmac(p.alg, p.key, p.message);
+    want.resize(p.tag_len);
+  } else {
+    want = test::openssl_digest(p.alg, p.message, p.output_size());
+  }
+
+  // The message sits at data_align in a buffer that ends with it: reads past the end are caught.
+  std::vector<std::uint8_t> input(p.data_align + p.message.size());
+  std::copy(p.message.begin(), p.message.end(), input.begin() + static_cast<std::ptrdiff_t>(p.data_align));
+  const std::uint8_t* msg = input.data() + p.data_align;
+
+  const auto& names = backends_of(family_of(p.alg));
+  std::vector<RunOutput> results;
+  std::optional<std::vector<std::uint8_t>> generic_out;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const std::string* handoff_to =
+        p.handoff_before && !p.hmac && names.size() > 1 ? &names[(i + 1 + p.handoff_step % (names.size() - 1)) % names.size()]
+                                             : nullptr;
+    // The plain run first (no handoff): it attributes a divergence to one backend on its own.
+    if (handoff_to) run_backend(p, names[i], nullptr, msg, results);
+    run_backend(p, names[i], handoff_to, msg, results);
+    count_run(family_of(p.alg), i);
+  }
+  for (const auto& r : results)
+    if (r.label == "generic" && r.error.empty()) generic_out = r.out;
+  run_oneshot(p, msg, results);
+
+  for (auto& r : results) {
+    if (!r.error.empty()) {
+      v.divergences.push_back({r.label, r.error, {}, {}});
+    } else if (r.out != want) {
+      std::string problem = "output differs from " + v.reference;
+      if (generic_out && r.label != "generic")
+        problem += *generic_out == r.out ? " (but matches generic)" : " and from generic";
+      v.divergences.push_back({r.label, problem, std::move(r.out), want});
+    } else {
+      v.agreeing.push_back(r.label);
+    }
+  }
+  return v;
+}
+
+}  // namespace shakedown::fuzz

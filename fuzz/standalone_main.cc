@@ -1,0 +1,126 @@
+// Standalone driver for the fuzz targets where libFuzzer is absent (gcc builds, riscv64, QEMU runs):
+// replays files and directories, then runs N seeded random inputs. A mismatch aborts, as under libFuzzer.
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <random>
+#include <string>
+#include <string_view>
+#include <vector>
+
+extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv);
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Options {
+  std::uint64_t runs = 0;
+  bool runs_given = false;
+  std::uint64_t seed = 1;
+  std::size_t max_len = 1024;
+  std::vector<std::string> paths;
+};
+
+[[noreturn]] void usage_error(const std::string& message) {
+  std::fprintf(stderr,
+               "%s\nusage: <target>_standalone [-runs=N] [-seed=S] [-max_len=N] [FILE|DIR]...\n"
+               "  replays every FILE and every file under DIR, then runs N random inputs of at most\n"
+               "  max_len bytes (N defaults to 0 when paths are given, 1000 otherwise)\n",
+               message.c_str());
+  std::exit(2);
+}
+
+std::uint64_t number(std::string_view arg, std::string_view value) {
+  std::uint64_t n = 0;
+  if (value.empty()) usage_error("missing number in '" + std::string(arg) + "'");
+  for (char c : value) {
+    if (c < '0' || c > '9') usage_error("not a number in '" + std::string(arg) + "'");
+    n = n * 10 + static_cast<std::uint64_t>(c - '0');
+  }
+  return n;
+}
+
+Options parse(int argc, char** argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    std::string_view a = argv[i];
+    if (a.starts_with("-runs=")) {
+      o.runs = number(a, a.substr(6));
+      o.runs_given = true;
+    } else if (a.starts_with("-seed=")) {
+      o.seed = number(a, a.substr(6));
+    } else if (a.starts_with("-max_len=")) {
+      o.max_len = number(a, a.substr(9));
+    } else if (a.starts_with("-")) {
+      // Other libFuzzer flags (-dict=, -timeout=, ...) are accepted and ignored, so that one
+      // command line works with both drivers.
+      std::fprintf(stderr, "standalone driver: ignoring libFuzzer flag %s\n", argv[i]);
+    } else {
+      o.paths.emplace_back(a);
+    }
+  }
+  if (!o.runs_given && o.paths.empty()) o.runs = 1000;
+  return o;
+}
+
+// Files to replay, sorted for a reproducible order; an unreadable path or a directory without
+// files is an error (a replay that ran nothing must not pass).
+std::vector<fs::path> collect(const std::vector<std::string>& paths) {
+  std::vector<fs::path> files;
+  for (const std::string& p : paths) {
+    std::error_code ec;
+    if (fs::is_directory(p, ec)) {
+      std::size_t before = files.size();
+      for (const auto& entry : fs::recursive_directory_iterator(p, ec))
+        if (entry.is_regular_file()) files.push_back(entry.path());
+      if (ec) usage_error("cannot read directory " + p + ": " + ec.message());
+      if (files.size() == before) usage_error("no input files under " + p);
+    } else if (fs::is_regular_file(p, ec)) {
+      files.emplace_back(p);
+    } else {
+      usage_error("cannot read " + p + (ec ? ": " + ec.message() : ": no such file or directory"));
+    }
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::vector<std::uint8_t> read_file(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) usage_error("cannot open " + path.string());
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const Options opt = parse(argc, argv);
+  LLVMFuzzerInitialize(&argc, &argv);
+  const auto start = std::chrono::steady_clock::now();
+  const std::vector<fs::path> files = collect(opt.paths);
+  for (const fs::path& f : files) {
+    std::vector<std::uint8_t> data = read_file(f);
+    std::fprintf(stderr, "replaying %s (%zu bytes)\n", f.string().c_str(), data.size());
+    LLVMFuzzerTestOneInput(data.data(), data.size());
+  }
+  std::mt19937_64 rng(opt.seed);
+  std::vector<std::uint8_t> buf;
+  for (std::uint64_t i = 0; i < opt.runs; ++i) {
+    buf.resize(static_cast<std::size_t>(rng() % (opt.max_len + 1)));
+    for (auto& b : buf) b = static_cast<std::uint8_t>(rng() >> 56);
+    LLVMFuzzerTestOneInput(buf.data(), buf.size());
+  }
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double total = static_cast<double>(files.size() + opt.runs);
+  std::fprintf(stderr, "standalone driver: %zu file(s) replayed, %llu random input(s) (seed %llu), %.0f exec/s: OK\n",
+               files.size(), static_cast<unsigned long long>(opt.runs), static_cast<unsigned long long>(opt.seed),
+               secs > 0 ? total / secs : 0.0);
+  return 0;
+}
