@@ -10,7 +10,7 @@ endif()
 
 set(_emul_env "SHAKEDOWN_TEST_ASSUME=zhaoxin-phe" "SHAKEDOWN_EMULATE_REQUIRE=xsha256=100,xsha512=100")
 # Only suites that run every backend over enough data to meet the requirement (not every SHAKEDOWN_SUITES entry).
-set(_emul_suites shakedown_vectors_tests shakedown_diff_tests)
+set(_emul_suites shakedown_vectors_tests shakedown_diff_tests shakedown_x86_keccak_phe_tests)
 
 # emul_add_suite_variant(<name> <spec> [EMULATOR cmd...] [ENV k=v...])
 function(emul_add_suite_variant name spec)
