@@ -9,15 +9,15 @@
 #include <utility>
 
 #include "internal/bytes.h"
-#include "keccak_constants.h"
+#include "internal/keccak_constants.h"
 #include "x86_backends.h"
 
 namespace shakedown::internal {
 namespace {
 
-using keccak_x86::kRhoOffsets;
-using keccak_x86::kRoundConstants;
-using keccak_x86::pi_source;
+using keccak_constants::kRhoOffsets;
+using keccak_constants::kRoundConstants;
+using keccak_constants::pi_source;
 
 using State = std::uint64_t[25];
 

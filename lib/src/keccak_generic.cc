@@ -5,21 +5,15 @@
 
 #include "internal/bytes.h"
 #include "internal/generic.h"
+#include "internal/keccak_constants.h"
 
 namespace shakedown::internal {
 namespace {
 
-// FIPS 202 §3.2.5 round constants RC[ir] for ir = 0..23 (Algorithm 6, precomputed).
-constexpr std::uint64_t kRoundConstants[24] = {
-    0x0000000000000001, 0x0000000000008082, 0x800000000000808a, 0x8000000080008000, 0x000000000000808b,
-    0x0000000080000001, 0x8000000080008081, 0x8000000000008009, 0x000000000000008a, 0x0000000000000088,
-    0x0000000080008009, 0x000000008000000a, 0x000000008000808b, 0x800000000000008b, 0x8000000000008089,
-    0x8000000000008003, 0x8000000000008002, 0x8000000000000080, 0x000000000000800a, 0x800000008000000a,
-    0x8000000080008081, 0x8000000000008080, 0x0000000080000001, 0x8000000080008008,
-};
-
-// ρ offsets (§3.2.2, Table 2) indexed by lane x + 5y.
-constexpr int kRho[25] = {0, 1, 62, 28, 27, 36, 44, 6, 55, 20, 3, 10, 43, 25, 39, 41, 45, 15, 21, 8, 18, 2, 61, 56, 14};
+// Round constants (§3.2.5) and ρ offsets (§3.2.2) come from internal/keccak_constants.h, derived at
+// compile time from the FIPS 202 algorithms and shared with every arch backend.
+using keccak_constants::kRhoOffsets;
+using keccak_constants::kRoundConstants;
 
 constexpr int lane(int x, int y) { return (x + 5) % 5 + 5 * ((y + 5) % 5); }
 
@@ -101,7 +95,7 @@ inline __attribute__((always_inline)) void round_plane(const std::uint64_t* A, s
                                                        std::uint64_t rc) {
   std::uint64_t B[5];
   [&]<int... X>(std::integer_sequence<int, X...>) {
-    ((B[X] = std::rotl(A[pi_source(X, Y)] ^ D[pi_source(X, Y) % 5], kRho[pi_source(X, Y)])), ...);
+    ((B[X] = std::rotl(A[pi_source(X, Y)] ^ D[pi_source(X, Y) % 5], kRhoOffsets[pi_source(X, Y)])), ...);
     ((E[lane(X, Y)] = chi_lane<X, Y>(B[X], B[(X + 1) % 5], B[(X + 2) % 5])), ...);
   }(std::make_integer_sequence<int, 5>{});
   if constexpr (Y == 0) E[0] ^= rc;  // ι (§3.2.5)

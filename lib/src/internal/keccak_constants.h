@@ -4,7 +4,7 @@
 #include <array>
 #include <cstdint>
 
-namespace shakedown::internal::keccak_x86 {
+namespace shakedown::internal::keccak_constants {
 
 // rc(t) of FIPS 202 §3.2.5 Algorithm 5: the LFSR x^8 + x^6 + x^5 + x^4 + 1 over GF(2).
 constexpr bool lfsr_bit(int t) {
@@ -55,4 +55,4 @@ static_assert(kRhoOffsets[1] == 1 && kRhoOffsets[2] == 62 && kRhoOffsets[24] == 
 // π (§3.2.3): output lane (x', y') is input lane (x' + 3y' mod 5, x'). Source index for output x' + 5y'.
 constexpr int pi_source(int out_x, int out_y) { return (out_x + 3 * out_y) % 5 + 5 * out_x; }
 
-}  // namespace shakedown::internal::keccak_x86
+}  // namespace shakedown::internal::keccak_constants

@@ -1,0 +1,61 @@
+# Cross-arch CPU-model matrix: every suite runs once per qemu-user CPU model of the toolchain
+# (ci/toolchains/<arch>.cmake, SHAKEDOWN_QEMU_MODELS), with the registry's selection asserted.
+#
+# The expected selection of a model comes from the arch folder (global property
+# SHAKEDOWN_QEMU_EXPECT_<alias>, e.g. arch/arm64/CMakeLists.txt); an arch without a folder has only
+# the generic backends. Included from cmake/TestMatrix.cmake, after shakedown_add_variant exists.
+if(NOT CMAKE_CROSSCOMPILING OR NOT SHAKEDOWN_QEMU OR NOT SHAKEDOWN_QEMU_MODELS)
+  return()
+endif()
+if(SHAKEDOWN_SANITIZED)
+  # platform-facts.md: ASan under qemu-user hangs, fails at start or eats all memory.
+  message(FATAL_ERROR "shakedown: ASan/MSan builds must not run under qemu-user; use UBSan only in cross builds")
+endif()
+
+set(_has_arch_folder OFF)
+if(SHAKEDOWN_ARCH AND EXISTS ${PROJECT_SOURCE_DIR}/arch/${SHAKEDOWN_ARCH}/CMakeLists.txt)
+  set(_has_arch_folder ON)
+endif()
+
+set(_fuzz_drivers "")
+if(EXISTS ${PROJECT_SOURCE_DIR}/fuzz/CMakeLists.txt)
+  get_property(_fuzz_all DIRECTORY ${PROJECT_SOURCE_DIR}/fuzz PROPERTY BUILDSYSTEM_TARGETS)
+  list(FILTER _fuzz_all INCLUDE REGEX "_standalone$")
+  set(_fuzz_drivers ${_fuzz_all})
+endif()
+
+foreach(_model IN LISTS SHAKEDOWN_QEMU_MODELS)
+  # "alias=cpu-string"; the cpu string has '=' of its own (riscv64 "rv64,v=true"), so split at the first.
+  string(FIND "${_model}" "=" _eq)
+  string(SUBSTRING "${_model}" 0 ${_eq} _alias)
+  math(EXPR _eq "${_eq} + 1")
+  string(SUBSTRING "${_model}" ${_eq} -1 _cpu)
+  get_property(_expect GLOBAL PROPERTY SHAKEDOWN_QEMU_EXPECT_${_alias})
+  if(NOT _expect)
+    if(_has_arch_folder)
+      # A model whose selection nobody states would pass whatever the registry picks.
+      message(FATAL_ERROR "shakedown: arch/${SHAKEDOWN_ARCH} states no expected selection for qemu model "
+                          "'${_alias}': set the global property SHAKEDOWN_QEMU_EXPECT_${_alias}")
+    endif()
+    set(_expect "sha256=generic,sha512=generic,keccak=generic")
+  endif()
+  shakedown_add_variant(PREFIX qemu-${SHAKEDOWN_QEMU_ARCH}.${_alias}
+    EMULATOR ${SHAKEDOWN_QEMU} -L ${SHAKEDOWN_CROSS_SYSROOT} -cpu ${_cpu}
+    ENV "SHAKEDOWN_TEST_SCALE=${SHAKEDOWN_QEMU_TEST_SCALE}" "SHAKEDOWN_EXPECT_SELECTED=${_expect}")
+  # The fuzz targets' standalone drivers (fuzz/: <target>_standalone, seeds in fuzz/corpus/<target>):
+  # corpus replay and a bounded random run under this model too.
+  set(_prefix qemu-${SHAKEDOWN_QEMU_ARCH}.${_alias})
+  foreach(_driver IN LISTS _fuzz_drivers)
+    string(REGEX REPLACE "_standalone$" "" _fuzz_target "${_driver}")
+    add_test(NAME ${_prefix}.${_fuzz_target}.replay
+             COMMAND ${SHAKEDOWN_QEMU} -L ${SHAKEDOWN_CROSS_SYSROOT} -cpu ${_cpu} $<TARGET_FILE:${_driver}>
+                     ${PROJECT_SOURCE_DIR}/fuzz/corpus/${_fuzz_target})
+    add_test(NAME ${_prefix}.${_fuzz_target}.random
+             COMMAND ${SHAKEDOWN_QEMU} -L ${SHAKEDOWN_CROSS_SYSROOT} -cpu ${_cpu} $<TARGET_FILE:${_driver}>
+                     -runs=300 -seed=2 -max_len=1024)
+    set_tests_properties(${_prefix}.${_fuzz_target}.replay ${_prefix}.${_fuzz_target}.random PROPERTIES
+      ENVIRONMENT "SHAKEDOWN_TEST_SCALE=${SHAKEDOWN_QEMU_TEST_SCALE};SHAKEDOWN_EXPECT_SELECTED=${_expect};SHAKEDOWN_ENV_NAME=${_prefix}"
+      LABELS "${_prefix};fuzz" TIMEOUT 1500)
+  endforeach()
+  message(STATUS "shakedown: qemu-${SHAKEDOWN_QEMU_ARCH} -cpu ${_cpu} (${_alias}) expects ${_expect}")
+endforeach()
