@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""The coverage gate must fail when an expected backend did not run, or ran and failed, and pass otherwise."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+REPORT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "verify_report.py")
+
+
+def record(env, family, backend, suite="vectors", count=5, check="x"):
+    return {"suite": suite, "family": family, "backend": backend, "check": check, "count": count, "env": env}
+
+
+class GateTest(unittest.TestCase):
+    def run_gate(self, records, expect_lines, results=()):
+        with tempfile.TemporaryDirectory() as d:
+            rec = os.path.join(d, "records.jsonl")
+            with open(rec, "w") as f:
+                f.writelines(json.dumps(r) + "\n" for r in records)
+            res = os.path.join(d, "results.tsv")
+            with open(res, "w") as f:
+                f.writelines("\t".join(r) + "\n" for r in results)
+            exp = os.path.join(d, "expect")
+            os.mkdir(exp)
+            with open(os.path.join(exp, "x.txt"), "w") as f:
+                f.write("\n".join(expect_lines) + "\n")
+            p = subprocess.run([sys.executable, REPORT, "--records", rec, "--results", res, "--expect", exp,
+                                "--out", os.path.join(d, "out")], capture_output=True, text=True)
+            return p.returncode, p.stdout
+
+    def test_all_expected_backends_ran(self):
+        rc, out = self.run_gate([record("host-default", "sha256", "x86_64/shani")],
+                                ["host-default sha256/x86_64/shani native vectors"])
+        self.assertEqual(rc, 0, out)
+        self.assertIn("native pass", out)
+
+    def test_backend_that_did_not_run_fails_the_gate(self):
+        rc, out = self.run_gate([record("host-default", "sha256", "generic")],
+                                ["host-default sha256/x86_64/shani native vectors"])
+        self.assertEqual(rc, 1)
+        self.assertIn("sha256/x86_64/shani in host-default", out)
+        self.assertIn("zero vectors executions", out)
+
+    def test_missing_environment_fails_the_gate(self):
+        rc, out = self.run_gate([record("host-default", "sha256", "generic")],
+                                ["qemu-x86_64.avx2 sha256/generic QEMU vectors"])
+        self.assertEqual(rc, 1)
+        self.assertIn("environment did not run at all", out)
+
+    def test_recorded_failure_marks_the_cell(self):
+        recs = [record("host-default", "sha512", "x86_64/avx2"),
+                {"suite": "failure", "family": "", "backend": "EveryBackend/KAT.Run/sha512__x86_64_avx2",
+                 "check": "", "count": 1, "env": "host-default"}]
+        rc, out = self.run_gate(recs, ["host-default sha512/x86_64/avx2 native vectors"])
+        self.assertEqual(rc, 1)
+        self.assertIn("FAILED", out)
+
+    def test_failed_ctest_fails_the_gate(self):
+        rc, out = self.run_gate([record("host-default", "sha256", "generic")], [],
+                                results=[("default", "unit.Hash.Something", "Failed")])
+        self.assertEqual(rc, 1)
+        self.assertIn("unit.Hash.Something failed", out)
+
+    def test_malformed_expectation_is_an_error(self):
+        rc, out = self.run_gate([], ["host-default sha256/generic sometimes"])
+        self.assertNotEqual(rc, 0)
+
+
+if __name__ == "__main__":
+    unittest.main()
