@@ -13,7 +13,10 @@
 
 namespace shakedown::test {
 
-// ---- OpenSSL EVP: the independent oracle ----
+// ---- The oracle: OpenSSL EVP where the target has it (oracle_openssl.cc); elsewhere the generic
+// backend (oracle_generic.cc), itself verified by the vectors and consolidated checksums ----
+bool have_openssl();
+const char* oracle_description();
 // EVP name of an algorithm ("SHA512-256", "SHAKE128", ...).
 const char* openssl_name(Algorithm alg);
 // Digest of data; outlen is used for SHAKE (EVP_DigestFinalXOF), must equal digest_size otherwise.

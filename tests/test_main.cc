@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
     if (!emulated.empty()) std::fprintf(stderr, "emulating (test-only SIGILL handler): %s\n", emulated.c_str());
 #endif
     std::string assumed = shakedown::testing::assume_features_from_environment();
+    std::fprintf(stderr, "oracle: %s\n", shakedown::test::oracle_description());
     std::fprintf(stderr, "shakedown test environment:\n%s",
                  shakedown::describe(shakedown::cpu_features()).c_str());
     if (!assumed.empty()) std::fprintf(stderr, "assumed (test override): %s\n", assumed.c_str());
