@@ -44,8 +44,9 @@ if(SHAKEDOWN_ARCH STREQUAL "x86_64" AND QEMU_X86_64 AND NOT SHAKEDOWN_SANITIZED 
   endforeach()
 endif()
 
-if(EXISTS ${PROJECT_SOURCE_DIR}/emul/tests.cmake)
-  include(${PROJECT_SOURCE_DIR}/emul/tests.cmake)
+# Emulated variants of the suites for this arch's trap-and-emulate model (emul/tests_<arch>.cmake).
+if(SHAKEDOWN_ARCH AND EXISTS ${PROJECT_SOURCE_DIR}/emul/tests_${SHAKEDOWN_ARCH}.cmake)
+  include(${PROJECT_SOURCE_DIR}/emul/tests_${SHAKEDOWN_ARCH}.cmake)
 endif()
 
 if(CMAKE_CROSSCOMPILING)

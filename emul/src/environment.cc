@@ -15,7 +15,8 @@ namespace {
 
 [[noreturn]] void bad_spec(std::string_view spec, const std::string& why) {
   throw std::invalid_argument("emulator spec \"" + std::string(spec) + "\": " + why +
-                              " (syntax: phe[:zhaoxin|via][,strict][,interrupt=<n>], see emul/README.md)");
+                              " (syntax: phe[:zhaoxin|via][,strict][,interrupt=<n>] | cpacf[:sha1,sha256,sha512,sha3][,interrupt=<n>] | "
+                              "zvk[:zvknha|zvknhb][,tail-ones], see emul/README.md)");
 }
 
 std::uint64_t parse_count(std::string_view spec, std::string_view text) {
@@ -47,7 +48,7 @@ Requirement parse_requirement(std::string_view text) {
   }
   const auto bad = [&](const std::string& why) {
     throw std::invalid_argument("SHAKEDOWN_EMULATE_REQUIRE=\"" + std::string(text) + "\": " + why +
-                                " (expected 0, 1, or <kind>=<n>[,...] with kind xsha1|xsha256|xsha512)");
+                                " (expected 0, 1, or <kind>=<n>[,...] with kind an instruction name such as xsha256, kimd_sha3 or vsha2ch)");
   };
   while (true) {
     const auto comma = text.find(',');
@@ -92,18 +93,24 @@ void check_at_exit() {
 
 }  // namespace
 
-Options parse_spec(std::string_view spec) {
-  const auto colon = spec.find(':');
-  const std::string_view model = spec.substr(0, colon);
-  if (model != "phe") bad_spec(spec, "unknown model \"" + std::string(model) + "\" (known: phe)");
-  Options options;
-  if (colon == std::string_view::npos) return options;
-  std::string_view rest = spec.substr(colon + 1);
-  bool profile_seen = false;
+namespace {
+
+// Splits "a,b,c" and calls on_item for each; empty items are errors.
+template <typename F>
+void for_each_option(std::string_view spec, std::string_view rest, F on_item) {
   while (true) {
     const auto comma = rest.find(',');
     const std::string_view item = rest.substr(0, comma);
     if (item.empty()) bad_spec(spec, "empty option");
+    on_item(item);
+    if (comma == std::string_view::npos) break;
+    rest = rest.substr(comma + 1);
+  }
+}
+
+void parse_phe(std::string_view spec, std::string_view rest, Options& options) {
+  bool profile_seen = false;
+  for_each_option(spec, rest, [&](std::string_view item) {
     if (item == "zhaoxin" || item == "via") {
       if (profile_seen) bad_spec(spec, "more than one profile");
       profile_seen = true;
@@ -113,18 +120,108 @@ Options parse_spec(std::string_view spec) {
     } else if (item.substr(0, 10) == "interrupt=") {
       options.interrupt_blocks = parse_count(spec, item.substr(10));
     } else {
-      bad_spec(spec, "unknown option \"" + std::string(item) + "\"");
+      bad_spec(spec, "unknown phe option \"" + std::string(item) + "\"");
     }
-    if (comma == std::string_view::npos) break;
-    rest = rest.substr(comma + 1);
+  });
+}
+
+void parse_cpacf(std::string_view spec, std::string_view rest, Options& options) {
+  std::uint32_t functions = 0;
+  for_each_option(spec, rest, [&](std::string_view item) {
+    std::uint32_t bit = 0;
+    if (item == "sha1") bit = kCpacfSha1;
+    else if (item == "sha256") bit = kCpacfSha256;
+    else if (item == "sha512") bit = kCpacfSha512;
+    else if (item == "sha3") bit = kCpacfSha3;
+    if (bit != 0) {
+      if (functions & bit) bad_spec(spec, "function \"" + std::string(item) + "\" given twice");
+      functions |= bit;
+    } else if (item.substr(0, 10) == "interrupt=") {
+      options.interrupt_blocks = parse_count(spec, item.substr(10));
+    } else {
+      bad_spec(spec, "unknown cpacf option \"" + std::string(item) + "\"");
+    }
+  });
+  if (functions != 0) options.cpacf_functions = functions;
+}
+
+void parse_zvk(std::string_view spec, std::string_view rest, Options& options) {
+  bool profile_seen = false;
+  for_each_option(spec, rest, [&](std::string_view item) {
+    if (item == "zvknha" || item == "zvknhb") {
+      if (profile_seen) bad_spec(spec, "more than one profile");
+      profile_seen = true;
+      options.zvk_profile = item == "zvknha" ? ZvkProfile::zvknha : ZvkProfile::zvknhb;
+    } else if (item == "tail-ones") {
+      options.tail_ones = true;
+    } else {
+      bad_spec(spec, "unknown zvk option \"" + std::string(item) + "\"");
+    }
+  });
+}
+
+}  // namespace
+
+std::string_view model_name(Model model) noexcept {
+  switch (model) {
+    case Model::phe: return "phe";
+    case Model::cpacf: return "cpacf";
+    case Model::zvk: return "zvk";
+  }
+  return "unknown";
+}
+
+std::string_view model_arch(Model model) noexcept {
+  switch (model) {
+    case Model::phe: return "x86-64";
+    case Model::cpacf: return "s390x";
+    case Model::zvk: return "riscv64";
+  }
+  return "unknown";
+}
+
+bool model_supported_here(Model model) noexcept { return model_arch(model) == detail::arch_name(); }
+
+Options parse_spec(std::string_view spec) {
+  const auto colon = spec.find(':');
+  const std::string_view model = spec.substr(0, colon);
+  Options options;
+  if (model == "phe") options.model = Model::phe;
+  else if (model == "cpacf") options.model = Model::cpacf;
+  else if (model == "zvk") options.model = Model::zvk;
+  else bad_spec(spec, "unknown model \"" + std::string(model) + "\" (known: phe, cpacf, zvk)");
+  if (colon == std::string_view::npos) return options;
+  const std::string_view rest = spec.substr(colon + 1);
+  switch (options.model) {
+    case Model::phe: parse_phe(spec, rest, options); break;
+    case Model::cpacf: parse_cpacf(spec, rest, options); break;
+    case Model::zvk: parse_zvk(spec, rest, options); break;
   }
   return options;
 }
 
 std::string describe(const Options& options) {
-  std::string s = std::string("PadLock PHE model on ") + detail::arch_name() + ", profile " +
-                  (options.profile == PheProfile::via ? "via" : "zhaoxin");
-  if (options.strict) s += ", strict";
+  std::string s;
+  switch (options.model) {
+    case Model::phe:
+      s = std::string("PadLock PHE model (x86-64), profile ") +
+          (options.profile == PheProfile::via ? "via" : "zhaoxin");
+      if (options.strict) s += ", strict";
+      break;
+    case Model::cpacf: {
+      s = "CPACF KIMD/KLMD model (s390x), functions";
+      const std::pair<std::uint32_t, const char*> names[] = {
+          {kCpacfSha1, " sha1"}, {kCpacfSha256, " sha256"}, {kCpacfSha512, " sha512"}, {kCpacfSha3, " sha3"}};
+      for (const auto& [bit, name] : names)
+        if (options.cpacf_functions & bit) s += name;
+      break;
+    }
+    case Model::zvk:
+      s = std::string("RISC-V vector-crypto model (riscv64), profile ") +
+          (options.zvk_profile == ZvkProfile::zvknha ? "zvknha" : "zvknhb") + " + zvkb";
+      if (options.tail_ones) s += ", tail-agnostic writes fill tails with ones";
+      break;
+  }
   if (options.interrupt_blocks != 0)
     s += ", interrupted every " + std::to_string(options.interrupt_blocks) + " block(s)";
   return s;

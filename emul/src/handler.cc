@@ -110,11 +110,34 @@ std::string_view insn_name(Insn kind) noexcept {
     case Insn::xsha1: return "xsha1";
     case Insn::xsha256: return "xsha256";
     case Insn::xsha512: return "xsha512";
-    default: return "unknown";
+    case Insn::kimd_query: return "kimd_query";
+    case Insn::kimd_sha1: return "kimd_sha1";
+    case Insn::kimd_sha256: return "kimd_sha256";
+    case Insn::kimd_sha512: return "kimd_sha512";
+    case Insn::kimd_sha3: return "kimd_sha3";
+    case Insn::klmd_sha1: return "klmd_sha1";
+    case Insn::klmd_sha256: return "klmd_sha256";
+    case Insn::klmd_sha512: return "klmd_sha512";
+    case Insn::klmd_sha3: return "klmd_sha3";
+    case Insn::klmd_shake: return "klmd_shake";
+    case Insn::vsha2ms: return "vsha2ms";
+    case Insn::vsha2ch: return "vsha2ch";
+    case Insn::vsha2cl: return "vsha2cl";
+    case Insn::vrev8: return "vrev8";
+    case Insn::vbrev8: return "vbrev8";
+    case Insn::vror: return "vror";
+    case Insn::vrol: return "vrol";
+    case Insn::vandn: return "vandn";
+    case Insn::count_: break;
   }
+  return "unknown";
 }
 
 std::string install(const Options& options) {
+  if (!model_supported_here(options.model))
+    throw std::invalid_argument("shakedown emul: model \"" + std::string(model_name(options.model)) + "\" emulates " +
+                                std::string(model_arch(options.model)) + " instructions; this is " +
+                                detail::arch_name());
   std::lock_guard lock(g_install_mutex);
   g_published.push_back(std::make_unique<const Options>(options));
   const Options* next = g_published.back().get();

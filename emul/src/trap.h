@@ -40,11 +40,12 @@ struct TrapResult {
   std::uintptr_t pc = 0;          // address of the trapping instruction
 };
 
-// Decodes the instruction that raised SIGILL in uc and runs its model with options.
+// Decodes the instruction that raised SIGILL in uc and runs its model with options (options.model is
+// always this arch's: install() refuses the others).
 TrapResult emulate_trap(ucontext_t& uc, const Options& options) noexcept;
 // Makes returning from the handler re-execute the trapping instruction (used before restoring SIG_DFL).
 void rewind_to_instruction(ucontext_t& uc) noexcept;
-// "x86-64": for descriptions.
+// "x86-64", "s390x" or "riscv64": must equal model_arch() of the models this adapter runs.
 const char* arch_name() noexcept;
 
 }  // namespace shakedown::emul::detail

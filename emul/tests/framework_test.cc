@@ -1,4 +1,4 @@
-// The trap framework: spec syntax, environment install, chaining to earlier handlers, threads, exit check.
+// The trap framework (x86-64, PHE model): environment install, chaining to earlier handlers, threads, exit check.
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <ucontext.h>
@@ -15,41 +15,6 @@
 
 namespace shakedown::emul::test {
 namespace {
-
-TEST(Spec, ParsesEveryDocumentedForm) {
-  Options o = parse_spec("phe");
-  EXPECT_EQ(o.profile, PheProfile::zhaoxin);
-  EXPECT_FALSE(o.strict);
-  EXPECT_EQ(o.interrupt_blocks, 0u);
-  o = parse_spec("phe:via,strict");
-  EXPECT_EQ(o.profile, PheProfile::via);
-  EXPECT_TRUE(o.strict);
-  o = parse_spec("phe:zhaoxin,strict,interrupt=1");
-  EXPECT_EQ(o.profile, PheProfile::zhaoxin);
-  EXPECT_EQ(o.interrupt_blocks, 1u);
-  EXPECT_EQ(parse_spec("phe:strict").profile, PheProfile::zhaoxin);
-  EXPECT_EQ(describe(parse_spec("phe:via,interrupt=2")),
-            "PadLock PHE model on x86-64, profile via, interrupted every 2 block(s)");
-}
-
-TEST(Spec, RejectsMalformedValuesWithAClearMessage) {
-  const std::pair<const char*, const char*> bad[] = {
-      {"cpacf", "unknown model \"cpacf\""},  {"phe:", "empty option"},
-      {"phe:via,", "empty option"},          {"phe:amd", "unknown option \"amd\""},
-      {"phe:via,zhaoxin", "more than one profile"}, {"phe:interrupt=0", "interrupt needs"},
-      {"phe:interrupt=x", "interrupt needs"}, {"phe:interrupt=", "interrupt needs"},
-      {"PHE", "unknown model"},
-  };
-  for (auto [spec, why] : bad) {
-    try {
-      parse_spec(spec);
-      ADD_FAILURE() << spec << " was accepted";
-    } catch (const std::invalid_argument& e) {
-      EXPECT_NE(std::string(e.what()).find(why), std::string::npos) << e.what();
-      EXPECT_NE(std::string(e.what()).find(spec), std::string::npos) << e.what();
-    }
-  }
-}
 
 TEST(Environment, EmptyInstallsNothingAndMalformedThrows) {
   ::unsetenv("SHAKEDOWN_EMULATE");

@@ -14,16 +14,61 @@
 
 namespace shakedown::emul {
 
-// Every instruction kind a model can emulate (counters are kept per kind). New arches append here
-// (s390x KIMD/KLMD, riscv64 vsha2*): see README "Adding an architecture".
+// Every instruction kind a model can emulate (counters are kept per kind, SHAKEDOWN_EMULATE_REQUIRE
+// names them). One list for all arches so that counters, names and requirements stay arch-neutral.
 enum class Insn : std::uint8_t {
+  // x86-64 PadLock PHE (model "phe", specs §1).
   xsha1,    // F3 0F A6 C8 (specs §1.1)
   xsha256,  // F3 0F A6 D0
   xsha512,  // F3 0F A6 E0 (Zhaoxin PHE2)
+  // s390x CPACF (model "cpacf", specs §2): one kind per instruction and function group.
+  kimd_query,   // KIMD/KLMD fc 0 (only reached where the query itself traps)
+  kimd_sha1,    // KIMD fc 1
+  kimd_sha256,  // KIMD fc 2
+  kimd_sha512,  // KIMD fc 3
+  kimd_sha3,    // KIMD fc 0x20..0x25 (SHA3-224..512, SHAKE128/256)
+  klmd_sha1,    // KLMD fc 1
+  klmd_sha256,  // KLMD fc 2
+  klmd_sha512,  // KLMD fc 3
+  klmd_sha3,    // KLMD fc 0x20..0x23
+  klmd_shake,   // KLMD fc 0x24, 0x25 (squeezes to R1)
+  // riscv64 vector crypto (model "zvk", specs §3).
+  vsha2ms,
+  vsha2ch,
+  vsha2cl,
+  vrev8,
+  vbrev8,
+  vror,
+  vrol,
+  vandn,
   count_
 };
 inline constexpr std::size_t kInsnCount = static_cast<std::size_t>(Insn::count_);
 std::string_view insn_name(Insn kind) noexcept;
+
+// Which instruction set the handler emulates; each model runs only on its own arch (install() refuses others).
+enum class Model : std::uint8_t {
+  phe,    // x86-64 PadLock PHE/PHE2
+  cpacf,  // s390x KIMD/KLMD
+  zvk,    // riscv64 Zvknha/Zvknhb/Zvkb
+};
+std::string_view model_name(Model model) noexcept;  // "phe", "cpacf", "zvk"
+// The arch a model belongs to ("x86-64", "s390x", "riscv64") and whether this build can run it.
+std::string_view model_arch(Model model) noexcept;
+bool model_supported_here(Model model) noexcept;
+
+// CPACF function groups a "cpacf" profile emulates (bit set); anything else re-raises, as on a machine
+// whose query does not list the function (specs §2.3 item 2).
+enum CpacfFunctions : std::uint32_t {
+  kCpacfSha1 = 1u << 0,
+  kCpacfSha256 = 1u << 1,
+  kCpacfSha512 = 1u << 2,
+  kCpacfSha3 = 1u << 3,  // SHA3-224..512 and SHAKE128/256 together (the set is all-or-nothing)
+  kCpacfAll = kCpacfSha1 | kCpacfSha256 | kCpacfSha512 | kCpacfSha3,
+};
+
+// riscv64 vector-crypto profile: SEW=64 vsha2* is reserved under Zvknha alone (specs §3.2).
+enum class ZvkProfile : std::uint8_t { zvknha, zvknhb };
 
 // PadLock vendor behaviour (specs §1.2, §1.3, §1.5 items 7-8).
 enum class PheProfile : std::uint8_t {
@@ -36,18 +81,32 @@ enum class PheProfile : std::uint8_t {
 };
 
 struct Options {
+  Model model = Model::phe;
+  // --- phe ---
   PheProfile profile = PheProfile::zhaoxin;
   // Strict (specs §1.5 items 4, 6, 8, 9): RAX (and RCX in final mode) are poisoned when the instruction
   // completes, so asm that declares them input-only breaks; the VIA scratch area is poisoned, not probed.
   bool strict = false;
-  // > 0: each execution processes at most this many blocks, updates RSI/RCX (RAX in final mode) and resumes
-  // at the same instruction, like an interrupted REP instruction (specs §1.5 item 11). 0: run to completion.
+  // --- phe and cpacf ---
+  // > 0: each execution processes at most this many blocks and then stops part-way, registers updated:
+  // phe resumes at the same instruction like an interrupted REP instruction (specs §1.5 item 11); cpacf
+  // completes with condition code 3 so the caller's `brc 1` loop must re-execute (specs §2.3 item 9).
+  // 0: run to completion.
   std::uint64_t interrupt_blocks = 0;
+  // --- cpacf ---
+  std::uint32_t cpacf_functions = kCpacfAll;
+  // --- zvk ---
+  ZvkProfile zvk_profile = ZvkProfile::zvknhb;
+  // Tail-agnostic writes (vta = 1) fill tail elements with all ones, as the spec allows, so code that
+  // relies on tail values breaks (specs §3.3 item 4). With vta = 0 tails are always kept.
+  bool tail_ones = false;
 };
 
-// Parses the SHAKEDOWN_EMULATE syntax: "<model>[:<option>[,<option>...]]", model "phe", options
-// "zhaoxin" (default) | "via" | "strict" | "interrupt=<n>" (n >= 1). Throws std::invalid_argument naming the
-// offending part. "phe" alone is "phe:zhaoxin".
+// Parses the SHAKEDOWN_EMULATE syntax "<model>[:<option>[,<option>...]]". Throws std::invalid_argument
+// naming the offending part. Models and options:
+//   phe    zhaoxin (default) | via, strict, interrupt=<n>              "phe" alone is "phe:zhaoxin"
+//   cpacf  sha1, sha256, sha512, sha3 (the emulated functions; default all), interrupt=<n>
+//   zvk    zvknha | zvknhb (default), tail-ones
 Options parse_spec(std::string_view spec);
 // "PadLock PHE model, profile zhaoxin, strict, interrupt every 1 block(s)".
 std::string describe(const Options& options);
@@ -55,7 +114,8 @@ std::string describe(const Options& options);
 // Installs the SIGILL handler (or swaps the options of the installed one). Thread-safe; the previous
 // SIGILL disposition is kept and receives every trap the models do not emulate, so a genuine illegal
 // instruction still kills the process (or reaches libFuzzer's / a sanitizer's handler). Returns describe().
-// Throws std::runtime_error when sigaction fails.
+// Throws std::invalid_argument when options.model is not this arch's (model_supported_here), and
+// std::runtime_error when sigaction fails.
 std::string install(const Options& options);
 // Restores the disposition that was in place before install(). No-op when not installed.
 void uninstall() noexcept;

@@ -1,4 +1,4 @@
-# Emulated-PadLock variants of the suites (included by cmake/TestMatrix.cmake once every test target exists).
+# x86-64: emulated-PadLock variants of the suites (included by cmake/TestMatrix.cmake once every test target exists).
 # The vector (incl. consolidated checksums) and differential suites run every available backend; with the
 # Zhaoxin PHE/PHE2 features assumed and the emulator installed, x86_64/phe and x86_64/phe2 are available and
 # run through the real inline asm. SHAKEDOWN_EMULATE_REQUIRE fails a run (exit 3) that emulated fewer than 100
