@@ -116,6 +116,20 @@ void record_failure(std::string_view test_name) {
   r.counts[{"failure", "", std::string(test_name), ""}] += 1;
 }
 
+const char* record_arch() noexcept {
+#if defined(__x86_64__)
+  return "x86_64";
+#elif defined(__aarch64__)
+  return "aarch64";
+#elif defined(__s390x__)
+  return "s390x";
+#elif defined(__riscv) && __riscv_xlen == 64
+  return "riscv64";
+#else
+  return "unknown";
+#endif
+}
+
 void flush_records() {
   Records& r = records();
   std::lock_guard<std::mutex> lock(r.m);
@@ -129,9 +143,11 @@ void flush_records() {
   const char* env = std::getenv("SHAKEDOWN_ENV_NAME");
   for (const auto& [key, count] : r.counts) {
     const auto& [suite, family, backend, check] = key;
-    std::fprintf(f, "{\"suite\":\"%s\",\"family\":\"%s\",\"backend\":\"%s\",\"check\":\"%s\",\"count\":%llu,\"env\":\"%s\"}\n",
+    std::fprintf(f,
+                 "{\"suite\":\"%s\",\"family\":\"%s\",\"backend\":\"%s\",\"check\":\"%s\",\"count\":%llu,"
+                 "\"env\":\"%s\",\"arch\":\"%s\"}\n",
                  suite.c_str(), family.c_str(), backend.c_str(), check.c_str(),
-                 static_cast<unsigned long long>(count), env ? env : "");
+                 static_cast<unsigned long long>(count), env ? env : "", record_arch());
   }
   std::fclose(f);
   r.counts.clear();

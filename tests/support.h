@@ -63,6 +63,9 @@ void record(std::string_view suite, Algorithm alg, std::string_view backend, std
             std::uint64_t count = 1);
 // Records a failed test by its full name (the parameter suffix names algorithm and backend).
 void record_failure(std::string_view test_name);
+// The arch the records are tagged with ("x86_64", "aarch64", "s390x", "riscv64"): the target this test binary
+// was compiled for, so ci/verify groups its matrix per arch without guessing from environment names.
+const char* record_arch() noexcept;
 // Writes the records now (also done automatically at exit).
 void flush_records();
 

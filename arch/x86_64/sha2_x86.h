@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "internal/msan.h"
 #include "internal/sha2_constants.h"
 
 namespace shakedown::internal {
@@ -80,6 +81,8 @@ template <class Word>
 [[gnu::always_inline]] inline void sha2_rounds8(Sha2Vars<Word>& s, const Word* wk) {
   using Sig = Sha2BigSigma<Word>;
   Word ab, y0, y1;  // scratch
+  // MSan cannot see through the asm (lib/src/internal/msan.h): every output depends on every input.
+  const bool tainted = msan::any_poisoned(wk, 8 * sizeof(Word)) || msan::any_poisoned(&s, sizeof s);
   __asm__(SHAKEDOWN_SHA2_ROUND(v0, v1, v2, v3, v4, v5, v6, v7, bc, ab, 0)
           SHAKEDOWN_SHA2_ROUND(v7, v0, v1, v2, v3, v4, v5, v6, ab, bc, 1)
           SHAKEDOWN_SHA2_ROUND(v6, v7, v0, v1, v2, v3, v4, v5, bc, ab, 2)
@@ -95,6 +98,7 @@ template <class Word>
             [s00] "i"(Sig::kS0[0]), [s01] "i"(Sig::kS0[1]), [s02] "i"(Sig::kS0[2]), [s10] "i"(Sig::kS1[0]),
             [s11] "i"(Sig::kS1[1]), [s12] "i"(Sig::kS1[2])
           : "cc");
+  if (tainted) msan::poison(&s, sizeof s);
 }
 #undef SHAKEDOWN_SHA2_ROUND
 
