@@ -2,9 +2,10 @@
 """Backend coverage gate and verification matrix for ci/verify.
 
 Inputs: the execution records the suites append to $SHAKEDOWN_RECORD (JSON lines: suite, family, backend,
-check, count, env), ctest results (preset, test, status), and ci/expect/*.txt (which backends must run in
-which environment, and how). Output: the matrix on stdout, report.md, report.json, report.html. Exit 1 when
-an expected backend did not run, when any backend failed, or when any test failed.
+check, count, env, arch), ctest results (preset, test, status), and ci/expect/<arch>.txt (which backends must
+run in which environment, and how). Output: one matrix per arch on stdout, report.md, report.json,
+report.html. Exit 1 when an expected backend did not run, when any backend failed, or when any test failed.
+Expectations of an arch the run did not cover (--arches) are listed as not checked, never as met.
 """
 import argparse
 import collections
@@ -24,10 +25,12 @@ def how_of(env, backend, expect):
 
 
 def env_rank(env):
-    order = ("host-default", "host-asan-ubsan", "host-tsan", "host-fuzz")
+    order = ("host-default", "host-asan-ubsan", "host-msan", "host-tsan", "host-fuzz")
     if env in order:
         return (0, order.index(env), env)
-    return (1 if env.startswith("qemu") else 2 if env.startswith("emul") else 3, 0, env)
+    if env.startswith("cross-"):
+        return (1, 0, env)
+    return (2 if env.startswith("qemu") else 3 if env.startswith("emul") else 4, 0, env)
 
 
 def sanitize(name):
@@ -37,7 +40,7 @@ def sanitize(name):
 def load_records(path):
     runs = collections.defaultdict(lambda: collections.Counter())  # (env, family/backend) -> suite -> count
     failures = collections.defaultdict(list)                      # env -> [test names]
-    envs = set()
+    envs = {}                                                      # env -> arch of the binaries that ran there
     if not os.path.exists(path):
         return runs, failures, envs
     with open(path, encoding="utf-8") as f:
@@ -50,7 +53,7 @@ def load_records(path):
             except json.JSONDecodeError as e:
                 sys.exit(f"{path}:{lineno}: malformed record ({e})")
             env = r.get("env") or "host"
-            envs.add(env)
+            envs.setdefault(env, r.get("arch") or "")
             if r["suite"] == "failure":
                 failures[env].append(r["backend"])
                 continue
@@ -86,7 +89,8 @@ def load_expect(directory):
                 if len(fields) < 3 or fields[2] not in ("native", "QEMU", "emulated"):
                     sys.exit(f"{path}:{lineno}: expected 'ENV FAMILY/BACKEND native|QEMU|emulated [SUITE...]'")
                 expect.append({"env": fields[0], "backend": fields[1], "how": fields[2],
-                               "suites": fields[3:] or ["vectors"], "where": f"{path}:{lineno}"})
+                               "suites": fields[3:] or ["vectors"], "where": f"{path}:{lineno}",
+                               "arch": name[:-len(".txt")]})
     return expect
 
 
@@ -98,6 +102,7 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--only", default="")
     ap.add_argument("--not-run-by-mode", default="", help="comma-separated environments this mode skips")
+    ap.add_argument("--arches", default="", help="comma-separated arches this run covered (default: all)")
     args = ap.parse_args()
 
     runs, failures, envs = load_records(args.records)
@@ -112,9 +117,14 @@ def main():
             print(f"--only {args.only}: no such backend in the records or ci/expect")
             return 1
     skipped_envs = {e for e in args.not_run_by_mode.split(",") if e}
+    covered = {a for a in args.arches.split(",") if a}
+    skipped_arches = sorted({e["arch"] for e in expect if covered and e["arch"] not in covered})
     full_expect = expect
-    expect = [e for e in expect if e["env"] not in skipped_envs]
-    env_order = sorted(envs | {e["env"] for e in expect}, key=env_rank)
+    expect = [e for e in expect if e["env"] not in skipped_envs and (not covered or e["arch"] in covered)]
+    env_arch = dict(envs)
+    for e in expect:
+        env_arch.setdefault(e["env"], e["arch"])
+    env_order = sorted(env_arch, key=env_rank)
 
     cells = {}
     for b in backends:
@@ -166,11 +176,21 @@ def main():
             parts.append("(" + " ".join(detail) + ")")
         return " ".join(parts)
 
-    header = ["backend"] + env_order
-    rows = [[b] + [cell_text(cells[(b, env)]) for env in env_order] for b in backends]
-    widths = [max(len(r[i]) for r in [header] + rows) for i in range(len(header))]
-    line = lambda r: "  ".join(r[i].ljust(widths[i]) for i in range(len(r)))
-    text = [line(header), line(["-" * w for w in widths])] + [line(r) for r in rows]
+    # One matrix per arch: its environments as columns, the backends that ran or were expected there as rows.
+    sections = []
+    for arch in sorted({env_arch[e] for e in env_order}):
+        arch_envs = [e for e in env_order if env_arch[e] == arch]
+        arch_backends = [b for b in backends
+                         if any(cells[(b, e)]["ran"] for e in arch_envs)
+                         or any(x["backend"] == b and x["env"] in arch_envs for x in expect)]
+        header = ["backend"] + arch_envs
+        rows = [[b] + [cell_text(cells[(b, e)]) for e in arch_envs] for b in arch_backends]
+        sections.append((arch or "unknown arch", header, rows))
+    text = []
+    for arch, header, rows in sections:
+        widths = [max(len(r[i]) for r in [header] + rows) for i in range(len(header))]
+        line = lambda r: "  ".join(r[i].ljust(widths[i]) for i in range(len(r)))
+        text += [f"== {arch} ==", line(header), line(["-" * w for w in widths])] + [line(r) for r in rows] + [""]
     legend = "v = vector checks, d = differential checks, f = fuzz executions (records from the suites)"
     print("\n".join(text))
     print(legend)
@@ -179,6 +199,8 @@ def main():
           f"{sum(1 for _, _, s in results if s in ('Skipped', 'Not Run'))} skipped")
     for env in sorted(skipped_envs):
         print(f"note: environment {env} is not run in this mode; its expectations were not checked")
+    for arch in skipped_arches:
+        print(f"note: arch {arch} was not run (--arch); ci/expect/{arch}.txt was not checked")
     if problems:
         print("\nGATE FAILED:")
         for p in problems:
@@ -189,13 +211,15 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "report.md"), "w", encoding="utf-8") as f:
         f.write("# shakedown verification matrix\n\n")
-        f.write("| " + " | ".join(header) + " |\n|" + "---|" * len(header) + "\n")
-        for r in rows:
-            f.write("| " + " | ".join(r) + " |\n")
+        for arch, header, rows in sections:
+            f.write(f"## {arch}\n\n| " + " | ".join(header) + " |\n|" + "---|" * len(header) + "\n")
+            for r in rows:
+                f.write("| " + " | ".join(r) + " |\n")
+            f.write("\n")
         f.write(f"\n{legend}\n\n")
         f.write("## Gate\n\n" + ("\n".join("- " + p for p in problems) if problems else "all expectations met") + "\n")
     with open(os.path.join(args.out, "report.json"), "w", encoding="utf-8") as f:
-        json.dump({"environments": env_order, "backends": backends,
+        json.dump({"environments": env_order, "arch_of_environment": env_arch, "backends": backends,
                    "cells": {f"{b}@{env}": c for (b, env), c in cells.items()},
                    "expectations": expect, "problems": problems,
                    "ctest": {"passed": passed_tests, "failed": [t for _, t in failed_tests]}}, f, indent=2)
@@ -203,15 +227,19 @@ def main():
         colour = {"pass": "#c8f7c5", "FAIL": "#f7c5c5", "-": "#eeeeee"}
         f.write("<!doctype html><meta charset=utf-8><title>shakedown verification</title>"
                 "<style>body{font-family:sans-serif}td,th{padding:4px 8px;border:1px solid #999}"
-                "table{border-collapse:collapse}</style><h1>shakedown verification matrix</h1><table><tr>")
-        f.write("".join(f"<th>{html.escape(h)}</th>" for h in header) + "</tr>")
-        for b in backends:
-            f.write(f"<tr><th>{html.escape(b)}</th>")
-            for env in env_order:
-                c = cells[(b, env)]
-                f.write(f'<td style="background:{colour[c["result"]]}">{html.escape(cell_text(c))}</td>')
-            f.write("</tr>")
-        f.write(f"</table><p>{html.escape(legend)}</p><h2>Gate</h2><ul>")
+                "table{border-collapse:collapse}</style><h1>shakedown verification matrix</h1>")
+        for arch, header, rows in sections:
+            f.write(f"<h2>{html.escape(arch)}</h2><table><tr>")
+            f.write("".join(f"<th>{html.escape(h)}</th>" for h in header) + "</tr>")
+            for r in rows:
+                b = r[0]
+                f.write(f"<tr><th>{html.escape(b)}</th>")
+                for env in header[1:]:
+                    c = cells[(b, env)]
+                    f.write(f'<td style="background:{colour[c["result"]]}">{html.escape(cell_text(c))}</td>')
+                f.write("</tr>")
+            f.write("</table>")
+        f.write(f"<p>{html.escape(legend)}</p><h2>Gate</h2><ul>")
         f.write("".join(f"<li>{html.escape(p)}</li>" for p in problems) or "<li>all expectations met</li>")
         f.write("</ul>")
     print(f"\nreports: {args.out}/report.md, report.json, report.html")

@@ -10,12 +10,13 @@ import unittest
 REPORT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "verify_report.py")
 
 
-def record(env, family, backend, suite="vectors", count=5, check="x"):
-    return {"suite": suite, "family": family, "backend": backend, "check": check, "count": count, "env": env}
+def record(env, family, backend, suite="vectors", count=5, check="x", arch="x86_64"):
+    return {"suite": suite, "family": family, "backend": backend, "check": check, "count": count, "env": env,
+            "arch": arch}
 
 
 class GateTest(unittest.TestCase):
-    def run_gate(self, records, expect_lines, results=()):
+    def run_gate(self, records, expect_lines, results=(), extra=(), expect_files=None):
         with tempfile.TemporaryDirectory() as d:
             rec = os.path.join(d, "records.jsonl")
             with open(rec, "w") as f:
@@ -25,10 +26,11 @@ class GateTest(unittest.TestCase):
                 f.writelines("\t".join(r) + "\n" for r in results)
             exp = os.path.join(d, "expect")
             os.mkdir(exp)
-            with open(os.path.join(exp, "x.txt"), "w") as f:
-                f.write("\n".join(expect_lines) + "\n")
+            for name, lines in (expect_files or {"x86_64.txt": expect_lines}).items():
+                with open(os.path.join(exp, name), "w") as f:
+                    f.write("\n".join(lines) + "\n")
             p = subprocess.run([sys.executable, REPORT, "--records", rec, "--results", res, "--expect", exp,
-                                "--out", os.path.join(d, "out")], capture_output=True, text=True)
+                                "--out", os.path.join(d, "out"), *extra], capture_output=True, text=True)
             return p.returncode, p.stdout
 
     def test_all_expected_backends_ran(self):
@@ -63,6 +65,29 @@ class GateTest(unittest.TestCase):
                                 results=[("default", "unit.Hash.Something", "Failed")])
         self.assertEqual(rc, 1)
         self.assertIn("unit.Hash.Something failed", out)
+
+    def test_one_matrix_per_arch(self):
+        recs = [record("host-default", "sha256", "x86_64/shani"),
+                record("qemu-s390x.max", "sha512", "s390x/cpacf", arch="s390x")]
+        rc, out = self.run_gate(recs, [], expect_files={
+            "x86_64.txt": ["host-default sha256/x86_64/shani native vectors"],
+            "s390x.txt": ["qemu-s390x.max sha512/s390x/cpacf QEMU vectors"]})
+        self.assertEqual(rc, 0, out)
+        self.assertIn("== s390x ==", out)
+        self.assertIn("== x86_64 ==", out)
+        s390x_section = out.split("== s390x ==")[1].split("==")[0]
+        self.assertNotIn("x86_64/shani", s390x_section)
+
+    def test_an_arch_that_did_not_run_fails_unless_excluded(self):
+        recs = [record("host-default", "sha256", "x86_64/shani")]
+        files = {"x86_64.txt": ["host-default sha256/x86_64/shani native vectors"],
+                 "s390x.txt": ["qemu-s390x.max sha512/s390x/cpacf QEMU vectors"]}
+        rc, out = self.run_gate(recs, [], expect_files=files)
+        self.assertEqual(rc, 1)
+        self.assertIn("qemu-s390x.max: environment did not run at all", out.replace("sha512/s390x/cpacf in ", ""))
+        rc, out = self.run_gate(recs, [], expect_files=files, extra=["--arches", "x86_64"])
+        self.assertEqual(rc, 0, out)
+        self.assertIn("arch s390x was not run", out)
 
     def test_malformed_expectation_is_an_error(self):
         rc, out = self.run_gate([], ["host-default sha256/generic sometimes"])
