@@ -25,14 +25,16 @@ struct Options {
   bool runs_given = false;
   std::uint64_t seed = 1;
   std::size_t max_len = 1024;
+  std::uint64_t max_total_time = 0;  // seconds; > 0: random inputs until then (bounded by -runs if given)
   std::vector<std::string> paths;
 };
 
 [[noreturn]] void usage_error(const std::string& message) {
   std::fprintf(stderr,
-               "%s\nusage: <target>_standalone [-runs=N] [-seed=S] [-max_len=N] [FILE|DIR]...\n"
+               "%s\nusage: <target>_standalone [-runs=N] [-seed=S] [-max_len=N] [-max_total_time=S] [FILE|DIR]...\n"
                "  replays every FILE and every file under DIR, then runs N random inputs of at most\n"
-               "  max_len bytes (N defaults to 0 when paths are given, 1000 otherwise)\n",
+               "  max_len bytes (N defaults to 0 when paths are given, 1000 otherwise); with\n"
+               "  -max_total_time, random inputs until S seconds have passed (and at most N if -runs is given)\n",
                message.c_str());
   std::exit(2);
 }
@@ -58,6 +60,8 @@ Options parse(int argc, char** argv) {
       o.seed = number(a, a.substr(6));
     } else if (a.starts_with("-max_len=")) {
       o.max_len = number(a, a.substr(9));
+    } else if (a.starts_with("-max_total_time=")) {
+      o.max_total_time = number(a, a.substr(16));
     } else if (a.starts_with("-")) {
       // Other libFuzzer flags (-dict=, -timeout=, ...) are accepted and ignored, so that one
       // command line works with both drivers.
@@ -66,7 +70,8 @@ Options parse(int argc, char** argv) {
       o.paths.emplace_back(a);
     }
   }
-  if (!o.runs_given && o.paths.empty()) o.runs = 1000;
+  if (o.max_total_time > 0 && !o.runs_given) o.runs = UINT64_MAX;  // the clock ends the run
+  if (!o.runs_given && o.paths.empty() && o.max_total_time == 0) o.runs = 1000;
   return o;
 }
 
@@ -112,15 +117,22 @@ int main(int argc, char** argv) {
   }
   std::mt19937_64 rng(opt.seed);
   std::vector<std::uint8_t> buf;
-  for (std::uint64_t i = 0; i < opt.runs; ++i) {
+  const auto deadline = start + std::chrono::seconds(opt.max_total_time);
+  std::uint64_t random_runs = 0;
+  for (; random_runs < opt.runs; ++random_runs) {
+    if (opt.max_total_time > 0 && random_runs % 16 == 0 && std::chrono::steady_clock::now() >= deadline) break;
     buf.resize(static_cast<std::size_t>(rng() % (opt.max_len + 1)));
     for (auto& b : buf) b = static_cast<std::uint8_t>(rng() >> 56);
     LLVMFuzzerTestOneInput(buf.data(), buf.size());
   }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const double total = static_cast<double>(files.size() + opt.runs);
+  const std::uint64_t total = files.size() + random_runs;
+  const double rate = secs > 0 ? static_cast<double>(total) / secs : 0.0;
   std::fprintf(stderr, "standalone driver: %zu file(s) replayed, %llu random input(s) (seed %llu), %.0f exec/s: OK\n",
-               files.size(), static_cast<unsigned long long>(opt.runs), static_cast<unsigned long long>(opt.seed),
-               secs > 0 ? total / secs : 0.0);
+               files.size(), static_cast<unsigned long long>(random_runs), static_cast<unsigned long long>(opt.seed),
+               rate);
+  // libFuzzer's -print_final_stats lines, so that one log parser reads both drivers (ci/fuzz-time-boxed).
+  std::fprintf(stderr, "stat::number_of_executed_units: %llu\nstat::average_exec_per_sec:     %.0f\n",
+               static_cast<unsigned long long>(total), rate);
   return 0;
 }
