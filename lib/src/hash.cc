@@ -252,11 +252,14 @@ void Hasher::squeeze(std::span<std::uint8_t> out) { squeeze(out.data(), out.size
 
 // ---- One-shot ----
 
-void hash(Algorithm alg, const void* data, std::size_t len, void* out, std::size_t outlen) {
+namespace {
+
+// The one-shot path of every hash() overload, default or named backend: the backend's one-shot hook
+// (CPACF KLMD) is reached the same way whichever way the backend was chosen.
+void hash_via(Algorithm alg, const void* be, const void* data, std::size_t len, void* out, std::size_t outlen) {
   check_pointer(data, len, "input");
   check_output_length(alg, outlen);
   check_pointer(out, outlen, "output");
-  const void* be = default_backend(family_of(alg));
   if (is_xof(alg) || outlen == 0) {
     oneshot(alg, be, static_cast<const std::uint8_t*>(data), len, static_cast<std::uint8_t*>(out), outlen);
     return;
@@ -268,15 +271,20 @@ void hash(Algorithm alg, const void* data, std::size_t len, void* out, std::size
   secure_zero(digest, sizeof digest);
 }
 
+}  // namespace
+
+void hash(Algorithm alg, const void* data, std::size_t len, void* out, std::size_t outlen) {
+  hash_via(alg, default_backend(family_of(alg)), data, len, out, outlen);
+}
+
 void hash(Algorithm alg, std::span<const std::uint8_t> data, std::span<std::uint8_t> out) {
   hash(alg, data.data(), data.size(), out.data(), out.size());
 }
 
 void hash(Algorithm alg, std::string_view backend, std::span<const std::uint8_t> data,
           std::span<std::uint8_t> out) {
-  Hasher h(alg, backend);
-  h.update(data);
-  h.final(out);
+  const void* be = named_backend(family_of(alg), backend);  // unknown/unavailable names throw first
+  hash_via(alg, be, data.data(), data.size(), out.data(), out.size());
 }
 
 std::vector<std::uint8_t> hash(Algorithm alg, std::span<const std::uint8_t> data, std::size_t outlen) {
