@@ -111,4 +111,76 @@ void sha512_compress(std::uint64_t h[8], const std::uint8_t block[128]) noexcept
   sha2_compress<Sha512Shape>(h, block);
 }
 
+namespace {
+
+// rc(t) of FIPS 202 §3.2.5 (Algorithm 5): the output bit of an LFSR with polynomial x^8 + x^6 + x^5 + x^4 + 1.
+constexpr bool keccak_rc_bit(unsigned t) {
+  if (t % 255 == 0) return true;
+  unsigned r = 1;  // R = 10000000, bit k of r is R[k]
+  for (unsigned i = 1; i <= t % 255; ++i) {
+    r <<= 1;                              // R = 0 || R: R[8] is the bit shifted out of R[7]
+    const bool r8 = (r >> 8) & 1;
+    r &= 0xff;                            // Trunc8
+    if (r8) r ^= 0x71;                    // R[0], R[4], R[5], R[6] ^= R[8]
+  }
+  return (r & 1) != 0;
+}
+
+// ι's round constant for round ir (§3.2.5, Algorithm 6): bit 2^j - 1 is rc(j + 7 ir), j = 0..6.
+constexpr std::uint64_t keccak_round_constant(unsigned ir) {
+  std::uint64_t rc = 0;
+  for (unsigned j = 0; j <= 6; ++j)
+    if (keccak_rc_bit(j + 7 * ir)) rc |= std::uint64_t{1} << ((1u << j) - 1);
+  return rc;
+}
+
+struct KeccakTables {
+  std::uint64_t round_constants[24];
+  unsigned rho[25];  // rotation of lane x + 5y (§3.2.2, Algorithm 2)
+};
+
+constexpr KeccakTables make_keccak_tables() {
+  KeccakTables t{};
+  for (unsigned ir = 0; ir < 24; ++ir) t.round_constants[ir] = keccak_round_constant(ir);
+  // ρ walks (x, y) from (1, 0) with (x, y) <- (y, 2x + 3y); lane t of the walk rotates by (t+1)(t+2)/2.
+  unsigned x = 1, y = 0;
+  for (unsigned step = 0; step < 24; ++step) {
+    t.rho[x + 5 * y] = ((step + 1) * (step + 2) / 2) % 64;
+    const unsigned nx = y, ny = (2 * x + 3 * y) % 5;
+    x = nx;
+    y = ny;
+  }
+  return t;
+}
+constexpr KeccakTables kKeccak = make_keccak_tables();
+// Spot checks against the published values (FIPS 202 §3.2.5 / the Keccak reference): RC[0], RC[1], RC[23].
+static_assert(kKeccak.round_constants[0] == 0x0000000000000001ull);
+static_assert(kKeccak.round_constants[1] == 0x0000000000008082ull);
+static_assert(kKeccak.round_constants[23] == 0x8000000080008008ull);
+static_assert(kKeccak.rho[1] == 1 && kKeccak.rho[24] == 14);
+
+}  // namespace
+
+void keccak_f1600(std::uint64_t a[25]) noexcept {
+  for (unsigned round = 0; round < 24; ++round) {
+    // θ (§3.2.1)
+    std::uint64_t c[5], d[5];
+    for (unsigned x = 0; x < 5; ++x) c[x] = a[x] ^ a[x + 5] ^ a[x + 10] ^ a[x + 15] ^ a[x + 20];
+    for (unsigned x = 0; x < 5; ++x) d[x] = c[(x + 4) % 5] ^ std::rotl(c[(x + 1) % 5], 1);
+    for (unsigned i = 0; i < 25; ++i) a[i] ^= d[i % 5];
+    // ρ and π (§3.2.2, §3.2.3): A'[x][y] = A[(x + 3y) mod 5][x], rotated by ρ of its source lane.
+    std::uint64_t b[25];
+    for (unsigned x = 0; x < 5; ++x)
+      for (unsigned y = 0; y < 5; ++y) {
+        const unsigned src = (x + 3 * y) % 5 + 5 * x;
+        b[x + 5 * y] = std::rotl(a[src], static_cast<int>(kKeccak.rho[src]));
+      }
+    // χ (§3.2.4)
+    for (unsigned y = 0; y < 25; y += 5)
+      for (unsigned x = 0; x < 5; ++x) a[x + y] = b[x + y] ^ (~b[(x + 1) % 5 + y] & b[(x + 2) % 5 + y]);
+    // ι (§3.2.5)
+    a[0] ^= kKeccak.round_constants[round];
+  }
+}
+
 }  // namespace shakedown::emul::detail

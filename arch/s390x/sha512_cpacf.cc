@@ -1,0 +1,16 @@
+// SHA-512 with CPACF KIMD-SHA-512 (function code 3, MSA extension 2; specs/instructions.md §2.1).
+#include "cpacf.h"
+#include "s390x_backends.h"
+
+namespace shakedown::internal {
+
+// The KIMD-SHA-512 parameter block is the 64-byte ICV as big-endian words H0..H7 (specs §2.1 "Byte order"):
+// on big-endian s390x that is exactly the library's native uint64_t h[8].
+static_assert(sizeof(std::uint64_t[8]) == 64, "KIMD-SHA-512 parameter block is 64 bytes");
+
+void sha512_blocks_s390x_cpacf(std::uint64_t h[8], const std::uint8_t* data, std::size_t nblocks) {
+  if (nblocks == 0) return;  // the seam: touch no memory
+  cpacf::run<cpacf::kKimd>(cpacf::kSha512, h, data, nblocks * 128);
+}
+
+}  // namespace shakedown::internal
