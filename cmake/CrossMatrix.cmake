@@ -39,9 +39,15 @@ foreach(_model IN LISTS SHAKEDOWN_QEMU_MODELS)
     endif()
     set(_expect "sha256=generic,sha512=generic,keccak=generic")
   endif()
+  # Extra environment of this model's runs (global property SHAKEDOWN_QEMU_ENV_<alias>, k=v list), e.g. the
+  # SHAKEDOWN_TEST_ASSUME a feature needs when QEMU executes it but detection cannot see it (riscv64 Zknh).
+  get_property(_model_env GLOBAL PROPERTY SHAKEDOWN_QEMU_ENV_${_alias})
+  if(_model_env)
+    string(APPEND _model_env ";")  # so that "${_model_env}NEXT=..." below never leaves an empty item
+  endif()
   shakedown_add_variant(PREFIX qemu-${SHAKEDOWN_QEMU_ARCH}.${_alias}
     EMULATOR ${SHAKEDOWN_QEMU} -L ${SHAKEDOWN_CROSS_SYSROOT} -cpu ${_cpu}
-    ENV "SHAKEDOWN_TEST_SCALE=${SHAKEDOWN_QEMU_TEST_SCALE}" "SHAKEDOWN_EXPECT_SELECTED=${_expect}")
+    ENV "SHAKEDOWN_TEST_SCALE=${SHAKEDOWN_QEMU_TEST_SCALE}" "SHAKEDOWN_EXPECT_SELECTED=${_expect}" ${_model_env})
   # The fuzz targets' standalone drivers (fuzz/: <target>_standalone, seeds in fuzz/corpus/<target>):
   # corpus replay and a bounded random run under this model too.
   set(_prefix qemu-${SHAKEDOWN_QEMU_ARCH}.${_alias})
@@ -54,7 +60,7 @@ foreach(_model IN LISTS SHAKEDOWN_QEMU_MODELS)
              COMMAND ${SHAKEDOWN_QEMU} -L ${SHAKEDOWN_CROSS_SYSROOT} -cpu ${_cpu} $<TARGET_FILE:${_driver}>
                      -runs=300 -seed=2 -max_len=1024)
     set_tests_properties(${_prefix}.${_fuzz_target}.replay ${_prefix}.${_fuzz_target}.random PROPERTIES
-      ENVIRONMENT "SHAKEDOWN_TEST_SCALE=${SHAKEDOWN_QEMU_TEST_SCALE};SHAKEDOWN_EXPECT_SELECTED=${_expect};SHAKEDOWN_ENV_NAME=${_prefix}"
+      ENVIRONMENT "SHAKEDOWN_TEST_SCALE=${SHAKEDOWN_QEMU_TEST_SCALE};SHAKEDOWN_EXPECT_SELECTED=${_expect};${_model_env}SHAKEDOWN_ENV_NAME=${_prefix}"
       LABELS "${_prefix};fuzz" TIMEOUT 1500)
   endforeach()
   message(STATUS "shakedown: qemu-${SHAKEDOWN_QEMU_ARCH} -cpu ${_cpu} (${_alias}) expects ${_expect}")

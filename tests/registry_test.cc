@@ -10,11 +10,13 @@
 namespace shakedown {
 namespace {
 
-// Restores selection from the real environment after each test that re-selects.
+// Restores selection from the real environment after each test that re-selects, including the
+// SHAKEDOWN_TEST_ASSUME override the test main applied (riscv64 Zknh under QEMU exists only through it).
 class RegistryEnv : public ::testing::Test {
  protected:
   void TearDown() override {
     testing::clear_assumed_features();
+    testing::assume_features_from_environment();
     testing::reselect(std::nullopt);
   }
 };

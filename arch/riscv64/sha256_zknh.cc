@@ -1,0 +1,29 @@
+// SHA-256 with the RISC-V scalar crypto Zknh instructions for Σ0, Σ1, σ0, σ1 (runs natively in qemu zknh=true).
+#include "internal/sha2_compress.h"
+#include "internal/sha2_constants.h"
+#include "riscv64_backends.h"
+#include "zknh.h"
+
+namespace shakedown::internal {
+namespace {
+
+// The shared compression loop (sha2_compress.h) with the four functions of FIPS 180-4 §4.1.2 (4.4)-(4.7)
+// as sha256sum0/sum1/sig0/sig1; the truncation drops the sign extension of the RV64 forms.
+struct Sha256ZknhTraits {
+  using Word = std::uint32_t;
+  static constexpr int kRounds = 64;
+  static constexpr const Word (&K)[64] = kSha256K;  // §4.2.2
+  static Word load(const std::uint8_t* p) { return load_be32(p); }
+  static Word Sigma0(Word x) { return static_cast<Word>(zknh_sha256sum0(x)); }
+  static Word Sigma1(Word x) { return static_cast<Word>(zknh_sha256sum1(x)); }
+  static Word sigma0(Word x) { return static_cast<Word>(zknh_sha256sig0(x)); }
+  static Word sigma1(Word x) { return static_cast<Word>(zknh_sha256sig1(x)); }
+};
+
+}  // namespace
+
+void sha256_blocks_riscv64_zknh(std::uint32_t h[8], const std::uint8_t* data, std::size_t nblocks) {
+  Sha2Compress<Sha256ZknhTraits>::blocks(h, data, nblocks);
+}
+
+}  // namespace shakedown::internal

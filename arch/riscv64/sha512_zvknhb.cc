@@ -1,0 +1,26 @@
+// SHA-512 with the RISC-V vector-crypto instructions (Zvknhb + Zvkb), at every VLEN from 128 to 1024.
+#include "internal/sha2_constants.h"
+#include "riscv64_backends.h"
+#include "zvk_sha2.h"
+
+namespace shakedown::internal {
+namespace {
+
+// SEW = 64 makes an element group 256 bits wide (EGW), and LMUL * VLEN must reach it (specs §3.2): at
+// VLEN = 128 one register holds only two elements, so the groups are register pairs (LMUL = 2); from
+// VLEN = 256 on, one register holds the group (LMUL = 1). The code is the same for both (vl is 4 and all
+// groups start at even registers), only vtype differs. vlenb (CSR 0xC22) = VLEN / 8 (RVV 1.0 §3.6).
+unsigned long sha512_vtype() {
+  unsigned long vlenb;
+  __asm__("csrr %0, 0xc22" : "=r"(vlenb));
+  constexpr unsigned long kEgwBytes = 4 * sizeof(std::uint64_t);
+  return rvv::vtype(64, vlenb >= kEgwBytes ? 1 : 2);
+}
+
+}  // namespace
+
+void sha512_blocks_riscv64_zvknhb(std::uint64_t h[8], const std::uint8_t* data, std::size_t nblocks) {
+  zvk_sha2_blocks(h, data, nblocks, kSha512K, 80, sha512_vtype());
+}
+
+}  // namespace shakedown::internal

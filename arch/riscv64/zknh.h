@@ -1,0 +1,28 @@
+// The scalar SHA-2 Σ/σ functions as single Zknh instructions (RISC-V scalar crypto, RV64).
+#pragma once
+
+#include <cstdint>
+
+// One inline function per instruction: `.option arch, +zknh` enables the mnemonic for this statement only
+// (binutils 2.40 knows Zknh), so nothing else in the library is built for Zknh.
+#define SHAKEDOWN_ZKNH_UNARY(insn)                                                                    \
+  inline __attribute__((always_inline)) std::uint64_t zknh_##insn(std::uint64_t x) {                  \
+    std::uint64_t r;                                                                                  \
+    __asm__(".option push\n.option arch, +zknh\n" #insn " %0, %1\n.option pop" : "=r"(r) : "r"(x)); \
+    return r;                                                                                         \
+  }
+
+namespace shakedown::internal {
+// SHA-256 (FIPS 180-4 §4.1.2): on RV64 these read the low 32 bits and sign-extend the 32-bit result.
+SHAKEDOWN_ZKNH_UNARY(sha256sum0)
+SHAKEDOWN_ZKNH_UNARY(sha256sum1)
+SHAKEDOWN_ZKNH_UNARY(sha256sig0)
+SHAKEDOWN_ZKNH_UNARY(sha256sig1)
+// SHA-512 (§4.1.3): RV64 only.
+SHAKEDOWN_ZKNH_UNARY(sha512sum0)
+SHAKEDOWN_ZKNH_UNARY(sha512sum1)
+SHAKEDOWN_ZKNH_UNARY(sha512sig0)
+SHAKEDOWN_ZKNH_UNARY(sha512sig1)
+}  // namespace shakedown::internal
+
+#undef SHAKEDOWN_ZKNH_UNARY

@@ -1,0 +1,18 @@
+# riscv64: the vector-crypto model (Zvknha/Zvknhb + Zvkb, specs/instructions.md §3) and its tests.
+# Included by emul/CMakeLists.txt. Nothing here may add V to the compile flags: the adapter and the model run
+# inside the SIGILL handler on top of the interrupted code's live vector registers (both files #error on V).
+target_sources(shakedown_emul PRIVATE src/trap_riscv64.cc src/zvk_model.cc)
+set_source_files_properties(src/zvk_model.cc PROPERTIES COMPILE_OPTIONS "-O2")
+
+# The model's own tests: pure model semantics against the independent reference (no signals), then the real
+# instructions through the handler (asm callers, reserved encodings as death tests, the regression proofs).
+# Run once per VLEN by emul/tests_riscv64.cmake; no OpenSSL (Debian 12 has none for riscv64).
+add_executable(shakedown_emul_zvk_tests
+  tests/main.cc
+  tests/zvk_model_test.cc
+  tests/zvk_trap_test.cc
+)
+target_include_directories(shakedown_emul_zvk_tests PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/src
+                           ${PROJECT_SOURCE_DIR}/arch/riscv64 ${PROJECT_SOURCE_DIR}/lib/src)
+target_link_libraries(shakedown_emul_zvk_tests PRIVATE shakedown_emul shakedown::shakedown GTest::gtest
+                      $<BUILD_INTERFACE:shakedown_warnings>)
