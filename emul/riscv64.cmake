@@ -16,3 +16,10 @@ target_include_directories(shakedown_emul_zvk_tests PRIVATE ${CMAKE_CURRENT_SOUR
                            ${PROJECT_SOURCE_DIR}/arch/riscv64 ${PROJECT_SOURCE_DIR}/lib/src)
 target_link_libraries(shakedown_emul_zvk_tests PRIVATE shakedown_emul shakedown::shakedown GTest::gtest
                       $<BUILD_INTERFACE:shakedown_warnings>)
+
+# The emulated vector backends in the fuzz targets' random runs under the first qemu-riscv64 model (VLEN 128;
+# fuzz/CMakeLists.txt reads these).
+set_property(GLOBAL APPEND PROPERTY SHAKEDOWN_EMUL_FUZZ_VARIANTS emul-zvk)
+set_property(GLOBAL PROPERTY SHAKEDOWN_EMUL_FUZZ_ENV_emul-zvk
+  "SHAKEDOWN_EMULATE=zvk:zvknhb,tail-ones" "SHAKEDOWN_TEST_ASSUME=rv_zvknhb,rv_zvkb"
+  "SHAKEDOWN_EMULATE_REQUIRE=vsha2ms=10,vsha2ch=10,vsha2cl=10" "SHAKEDOWN_ENV_NAME=emul.zvk-vlen128")
