@@ -70,6 +70,8 @@ constexpr std::size_t kMaxMessage = 4096 + 300;
 constexpr std::size_t kMaxOut = 512;  // XOF outputs up to several SHAKE128 blocks
 std::uint8_t g_message[kMaxMessage];
 int g_failures = 0;
+char g_records[64 * 1024];  // execution records, written at the end (no std::string: see the top comment)
+std::size_t g_records_len = 0;
 unsigned long long g_checks = 0;
 
 // Deterministic split sizes (xorshift), so a failure reproduces.
@@ -183,7 +185,7 @@ unsigned long long check_backend(Algorithm alg, std::string_view backend) {
 }
 
 template <typename Table>
-void check_family(Family family, Table table, std::FILE* records, const char* env) {
+void check_family(Family family, Table table, const char* env) {
   const auto& features = shakedown::cpu_features();
   const std::string_view fam = shakedown::name(family);
   for (const auto& b : table) {
@@ -215,14 +217,20 @@ void check_family(Family family, Table table, std::FILE* records, const char* en
       std::printf("  %-7.*s %-16.*s %-11.*s %llu checks\n", static_cast<int>(shakedown::name(family).size()),
                   shakedown::name(family).data(), static_cast<int>(b.info.name.size()), b.info.name.data(),
                   static_cast<int>(shakedown::name(alg).size()), shakedown::name(alg).data(), n);
-      if (records)  // the coverage gate's execution record (tests/support.cc format)
-        std::fprintf(records,
+      // The coverage gate's execution record (tests/support.cc format), appended in one locked write at exit.
+      const std::size_t room = sizeof g_records - g_records_len;
+      const int n_written = std::snprintf(g_records + g_records_len, room,
                      "{\"suite\":\"msan\",\"family\":\"%.*s\",\"backend\":\"%.*s\",\"check\":\"%.*s:digest\","
                      "\"count\":%llu,\"env\":\"%s\",\"arch\":\"%s\"}\n",
                      static_cast<int>(shakedown::name(family).size()), shakedown::name(family).data(),
                      static_cast<int>(b.info.name.size()), b.info.name.data(),
                      static_cast<int>(shakedown::name(alg).size()), shakedown::name(alg).data(), n, env,
                      shakedown::test::record_arch());
+      if (n_written < 0 || static_cast<std::size_t>(n_written) >= room) {
+        std::fprintf(stderr, "msan_check: record buffer full\n");
+        std::exit(2);
+      }
+      g_records_len += static_cast<std::size_t>(n_written);
     }
   }
 }
@@ -238,17 +246,15 @@ int main() {
   }
   for (std::size_t i = 0; i < kMaxMessage; ++i) g_message[i] = static_cast<std::uint8_t>(i * 131 + (i >> 8));
   std::printf("msan_check: MemorySanitizer %s\n", SHAKEDOWN_MSAN ? "on" : "off (plain differential run)");
+  const char* env = std::getenv("SHAKEDOWN_ENV_NAME");
+  check_family(Family::sha256, shakedown::sha256_backends(), env ? env : "");
+  check_family(Family::sha512, shakedown::sha512_backends(), env ? env : "");
+  check_family(Family::keccak, shakedown::keccak_backends(), env ? env : "");
   const char* record_path = std::getenv("SHAKEDOWN_RECORD");
-  std::FILE* records = record_path && *record_path ? std::fopen(record_path, "a") : nullptr;
-  if (record_path && *record_path && !records) {
+  if (record_path && *record_path && !shakedown::test::append_records(record_path, g_records, g_records_len)) {
     std::fprintf(stderr, "msan_check: cannot append records to %s\n", record_path);
     return 2;
   }
-  const char* env = std::getenv("SHAKEDOWN_ENV_NAME");
-  check_family(Family::sha256, shakedown::sha256_backends(), records, env ? env : "");
-  check_family(Family::sha512, shakedown::sha512_backends(), records, env ? env : "");
-  check_family(Family::keccak, shakedown::keccak_backends(), records, env ? env : "");
-  if (records) std::fclose(records);
   std::printf("msan_check: %llu checks, %d mismatches\n", g_checks, g_failures);
   return g_failures == 0 && g_checks > 0 ? 0 : 1;
 }

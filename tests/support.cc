@@ -1,9 +1,15 @@
 // Test support implementation: parameters, hex, deterministic messages and execution records.
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <mutex>
 #include <stdexcept>
+#include <string>
 #include <tuple>
 
 #include "support.h"
@@ -130,26 +136,47 @@ const char* record_arch() noexcept {
 #endif
 }
 
+bool append_records(const char* path, const char* text, std::size_t len) noexcept {
+  const int fd = ::open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) return false;
+  // ctest -j runs many suites at once, all appending here: an exclusive lock keeps each process's lines
+  // whole (stdio's buffered appends interleaved mid-line in a -j2 run).
+  while (::flock(fd, LOCK_EX) != 0)
+    if (errno != EINTR) {
+      ::close(fd);
+      return false;
+    }
+  bool ok = true;
+  while (len > 0) {
+    const ssize_t n = ::write(fd, text, len);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      ok = false;
+      break;
+    }
+    text += n;
+    len -= static_cast<std::size_t>(n);
+  }
+  ::flock(fd, LOCK_UN);
+  ::close(fd);
+  return ok;
+}
+
 void flush_records() {
   Records& r = records();
   std::lock_guard<std::mutex> lock(r.m);
   const char* path = std::getenv("SHAKEDOWN_RECORD");
   if (path == nullptr || *path == '\0' || r.counts.empty()) return;
-  FILE* f = std::fopen(path, "a");
-  if (!f) {
-    std::fprintf(stderr, "shakedown: cannot append execution records to %s\n", path);
-    return;
-  }
   const char* env = std::getenv("SHAKEDOWN_ENV_NAME");
+  std::string text;
   for (const auto& [key, count] : r.counts) {
     const auto& [suite, family, backend, check] = key;
-    std::fprintf(f,
-                 "{\"suite\":\"%s\",\"family\":\"%s\",\"backend\":\"%s\",\"check\":\"%s\",\"count\":%llu,"
-                 "\"env\":\"%s\",\"arch\":\"%s\"}\n",
-                 suite.c_str(), family.c_str(), backend.c_str(), check.c_str(),
-                 static_cast<unsigned long long>(count), env ? env : "", record_arch());
+    text += "{\"suite\":\"" + suite + "\",\"family\":\"" + family + "\",\"backend\":\"" + backend +
+            "\",\"check\":\"" + check + "\",\"count\":" + std::to_string(count) + ",\"env\":\"" +
+            (env ? env : "") + "\",\"arch\":\"" + record_arch() + "\"}\n";
   }
-  std::fclose(f);
+  if (!append_records(path, text.data(), text.size()))
+    std::fprintf(stderr, "shakedown: cannot append execution records to %s\n", path);
   r.counts.clear();
 }
 

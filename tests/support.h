@@ -66,6 +66,9 @@ void record_failure(std::string_view test_name);
 // The arch the records are tagged with ("x86_64", "aarch64", "s390x", "riscv64"): the target this test binary
 // was compiled for, so ci/verify groups its matrix per arch without guessing from environment names.
 const char* record_arch() noexcept;
+// Appends len bytes of whole record lines to path under an exclusive lock (parallel suites share the file).
+// No allocation and no iostreams: tests/msan_check.cc uses it too. False when the file cannot be written.
+bool append_records(const char* path, const char* text, std::size_t len) noexcept;
 // Writes the records now (also done automatically at exit).
 void flush_records();
 
