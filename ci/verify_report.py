@@ -12,16 +12,21 @@ import collections
 import html
 import json
 import os
+import platform
 import re
 import sys
 
-def how_of(env, backend, expect):
+HOST_ARCH = {"amd64": "x86_64", "arm64": "aarch64"}.get(platform.machine().lower(), platform.machine().lower())
+
+
+def how_of(env, backend, expect, arch):
     """How a backend ran in an environment: as ci/expect says if it is listed there (that is how an
-    emulated backend is told apart from a native one running beside it), else QEMU or native."""
+    emulated backend is told apart from a native one running beside it), else QEMU when the environment
+    runs under qemu-user (its name says so, or its binaries are of another arch), else native."""
     for e in expect:
         if e["env"] == env and e["backend"] == backend:
             return e["how"]
-    return "QEMU" if "qemu" in env else "native"
+    return "QEMU" if "qemu" in env or (arch and arch != HOST_ARCH) else "native"
 
 
 def env_rank(env):
@@ -137,7 +142,7 @@ def main():
             ran = sum(counts.values()) > 0
             cells[(b, env)] = {
                 "ran": ran,
-                "how": how_of(env, b, full_expect) if ran else "not run",
+                "how": how_of(env, b, full_expect, env_arch.get(env, "")) if ran else "not run",
                 "result": "FAIL" if failed else ("pass" if ran else "-"),
                 "counts": dict(counts),
                 "failed_tests": failed,
