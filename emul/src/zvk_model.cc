@@ -264,4 +264,26 @@ ZvkStep run_zvk(std::uint32_t word, VectorState& state, const Options& options) 
   return {};
 }
 
+ZvkRegisterUse zvk_register_use(std::uint32_t word, std::uint64_t vtype) noexcept {
+  const Fields f = fields(word);
+  const Vtype t = parse_vtype(vtype);
+  const Insn sha2 = decode_sha2(f);
+  const auto [zvkb, operand] = decode_zvkb(f);
+  if (t.vill || (sha2 == Insn::count_ && zvkb == Insn::count_)) return {};  // reserved or not ours: no access
+  // A group is LMUL registers from its (aligned) base; a fractional LMUL uses part of one register. Unaligned
+  // groups are reserved and never accessed, so wrapping past v31 only over-approximates.
+  const unsigned regs = t.lmul_log2 > 0 ? 1u << t.lmul_log2 : 1;
+  const auto group = [regs](unsigned base) {
+    return static_cast<std::uint32_t>(((std::uint64_t{1} << regs) - 1) << base);
+  };
+  ZvkRegisterUse use;
+  use.written = group(f.vd);
+  // vd is read too: vsha2* take it as an operand, and elements a write leaves undisturbed (masked off, tail)
+  // must go back to the live register as they were.
+  use.read = group(f.vd) | group(f.vs2);
+  if (sha2 != Insn::count_ || operand == Operand::vector) use.read |= group(f.vs1);
+  if (sha2 == Insn::count_ && f.vm == 0) use.read |= 1u;  // the v0 mask (RVV 1.0 §5.3)
+  return use;
+}
+
 }  // namespace shakedown::emul::detail

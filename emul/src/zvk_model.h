@@ -39,4 +39,12 @@ Insn decode_zvk(std::uint32_t word) noexcept;
 // Executes word on state (specs/instructions.md §3.2, §3.3). Reserved configurations change nothing.
 ZvkStep run_zvk(std::uint32_t word, VectorState& state, const Options& options) noexcept;
 
+// The vector registers run_zvk may read and may write for word under vtype (bit r = v<r>). The trap adapter
+// moves only these between the live registers and its copy, so a trap costs the same at every VLEN instead of
+// two 32-register copies; a register outside `read` may hold anything without changing the result.
+struct ZvkRegisterUse {
+  std::uint32_t read = 0, written = 0;
+};
+ZvkRegisterUse zvk_register_use(std::uint32_t word, std::uint64_t vtype) noexcept;
+
 }  // namespace shakedown::emul::detail

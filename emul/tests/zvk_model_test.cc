@@ -2,6 +2,7 @@
 // and the FIPS 180-2 "abc" digests, every reserved rule, Zvkb semantics, masks and tail policies.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <random>
@@ -318,6 +319,64 @@ TEST(ZvkModel, ZvkbReservedCases) {
   EXPECT_EQ(m.exec(opv(0x01, 0, 16, 24, 0, 0)).outcome, ZvkOutcome::reserved);  // masked vd = v0
   m.s.vtype = 1ull << 63;
   EXPECT_EQ(m.exec(opv(0x12, 8, 16, 9, 2)).outcome, ZvkOutcome::reserved);      // vill
+}
+
+// The trap adapter copies only zvk_register_use(word, vtype).read out of the live registers and only .written
+// back. Proof by scrambling: registers outside `read` must not change the outcome or any written register, and
+// registers outside `written` must stay as they were — for every instruction, operand form, SEW, LMUL and mask.
+TEST(ZvkModel, RegisterUseCoversEveryRegisterReadAndWritten) {
+  std::mt19937_64 rng(11);
+  std::vector<std::uint32_t> words;
+  for (unsigned vd : {0u, 4u, 8u, 16u, 24u})
+    for (unsigned vs2 : {0u, 8u, 12u, 16u})
+      for (unsigned vs1 : {0u, 5u, 9u, 16u, 28u}) {
+        for (std::uint32_t funct6 : {0x2du, 0x2eu, 0x2fu}) words.push_back(opp(funct6, vd, vs2, vs1));
+        for (unsigned vm : {0u, 1u}) {
+          words.push_back(opv(0x12, vd, vs2, 9, 2, vm));   // vrev8.v
+          words.push_back(opv(0x14, vd, vs2, vs1, 0, vm)); // vror.vv
+          words.push_back(opv(0x14, vd, vs2, vs1, 4, vm)); // vror.vx
+          words.push_back(opv(0x15, vd, vs2, vs1, 3, vm)); // vror.vi
+          words.push_back(opv(0x01, vd, vs2, vs1, 0, vm)); // vandn.vv
+        }
+      }
+  std::size_t completed = 0;
+  for (const std::size_t vlenb : {16u, 32u, 128u})
+    for (unsigned sew : {8u, 32u, 64u})
+      for (int lmul_log2 : {-1, 0, 1, 3}) {
+        const std::uint64_t vt = vtype(sew, lmul_log2);
+        const std::size_t vlmax = (vlenb * 8 / sew) * (lmul_log2 >= 0 ? 1u << lmul_log2 : 1) >> (lmul_log2 < 0 ? 1 : 0);
+        const std::uint64_t vl = vlmax / 4 * 4;
+        for (const std::uint32_t word : words) {
+          const detail::ZvkRegisterUse use = detail::zvk_register_use(word, vt);
+          Machine a(vlenb, vt, vl, /*tail_ones=*/true);
+          for (auto& byte : a.file) byte = static_cast<std::uint8_t>(rng());
+          for (auto& x : a.s.x) x = rng();
+          Machine b = a;
+          b.s.regs = b.file.data();
+          for (unsigned r = 0; r < 32; ++r)
+            if (!((use.read >> r) & 1))
+              for (std::size_t i = 0; i < vlenb; ++i) b.file[r * vlenb + i] = static_cast<std::uint8_t>(rng());
+          const std::vector<std::uint8_t> before = a.file;
+          const ZvkOutcome outcome = a.exec(word).outcome;
+          ASSERT_EQ(b.exec(word).outcome, outcome) << std::hex << "word " << word << " vtype " << vt;
+          if (outcome != ZvkOutcome::completed) continue;
+          ++completed;
+          for (unsigned r = 0; r < 32; ++r) {
+            const auto reg = [&](const Machine& m) {
+              return std::vector<std::uint8_t>(m.file.begin() + r * vlenb, m.file.begin() + (r + 1) * vlenb);
+            };
+            if ((use.written >> r) & 1)
+              ASSERT_EQ(reg(a), reg(b)) << std::hex << "word " << word << " vtype " << vt << std::dec << ": v" << r
+                                        << " depends on a register outside the read set";
+            else
+              ASSERT_TRUE(std::equal(a.file.begin() + r * vlenb, a.file.begin() + (r + 1) * vlenb,
+                                     before.begin() + r * vlenb))
+                  << std::hex << "word " << word << " vtype " << vt << std::dec << ": v" << r
+                  << " written but not in the written set";
+          }
+        }
+      }
+  EXPECT_GT(completed, 1000u);  // the sweep must mostly execute, not just hit reserved cases
 }
 
 }  // namespace
