@@ -42,6 +42,27 @@ def sanitize(name):
     return re.sub(r"[^A-Za-z0-9]", "_", name)
 
 
+# The family of each algorithm a parameterised test name can start with (lib/include/shakedown/algorithm.h).
+FAMILY_OF = {"sha224": "sha256", "sha256": "sha256", "sha384": "sha512", "sha512": "sha512",
+             "sha512_224": "sha512", "sha512_256": "sha512", "sha3_224": "keccak", "sha3_256": "keccak",
+             "sha3_384": "keccak", "sha3_512": "keccak", "shake128": "keccak", "shake256": "keccak"}
+
+
+def backend_of_test(test):
+    """The (family, sanitized backend) a failed test's parameter names, or None for an unparameterised test.
+    Parameters are 'ALGORITHM__BACKEND' (".../sha224__x86_64_avx2") or 'FAMILY_BACKEND' (".../sha256_x86_64_avx2"),
+    backend names sanitized to [A-Za-z0-9_]. The algorithm decides the family: sha224__x86_64_avx2 is
+    sha256/x86_64/avx2 and never sha512/x86_64/avx2."""
+    param = test.rsplit("/", 1)[-1] if "/" in test else ""
+    alg, sep, backend = param.partition("__")
+    if sep and alg in FAMILY_OF:
+        return FAMILY_OF[alg], backend
+    for family in ("sha256", "sha512", "keccak"):
+        if param.startswith(family + "_"):
+            return family, param[len(family) + 1:]
+    return None
+
+
 def load_records(path):
     runs = collections.defaultdict(lambda: collections.Counter())  # (env, family/backend) -> suite -> count
     failures = collections.defaultdict(list)                      # env -> [test names]
@@ -134,11 +155,9 @@ def main():
     cells = {}
     for b in backends:
         family, _, name = b.partition("/")
-        tag = "__" + sanitize(name)
         for env in env_order:
             counts = runs.get((env, b), collections.Counter())
-            failed = [t for t in failures.get(env, []) if t.endswith(tag) or (tag + "_") in t]
-            failed = [t for t in failed if sanitize(family) in t or "__" in t]
+            failed = [t for t in failures.get(env, []) if backend_of_test(t) == (family, sanitize(name))]
             ran = sum(counts.values()) > 0
             cells[(b, env)] = {
                 "ran": ran,

@@ -60,6 +60,23 @@ class GateTest(unittest.TestCase):
         self.assertEqual(rc, 1)
         self.assertIn("FAILED", out)
 
+    def test_a_failure_is_charged_to_the_family_of_its_algorithm(self):
+        # sha224 is a SHA-256-family algorithm: its failure must mark sha256/x86_64/avx2 and leave the
+        # sha512 backend of the same name (which passed) alone; FAMILY_BACKEND parameters likewise.
+        recs = [record("host-default", "sha256", "x86_64/avx2"), record("host-default", "sha512", "x86_64/avx2"),
+                record("host-default", "keccak", "x86_64/bmi2"),
+                {"suite": "failure", "family": "", "backend": "EveryBackend/HashDiff.X/sha224__x86_64_avx2",
+                 "check": "", "count": 1, "env": "host-default"},
+                {"suite": "failure", "family": "", "backend": "X86/X86Sha2Blocks.MatchesGeneric/sha256_x86_64_avx2",
+                 "check": "", "count": 1, "env": "host-default"}]
+        rc, out = self.run_gate(recs, ["host-default sha256/x86_64/avx2 native vectors",
+                                       "host-default sha512/x86_64/avx2 native vectors"])
+        self.assertEqual(rc, 1)
+        self.assertIn("sha256/x86_64/avx2 in host-default: FAILED (EveryBackend/HashDiff.X/sha224__x86_64_avx2, "
+                      "X86/X86Sha2Blocks.MatchesGeneric/sha256_x86_64_avx2)", out)
+        self.assertNotIn("sha512/x86_64/avx2 in host-default: FAILED", out)
+        self.assertRegex(out, r"sha512/x86_64/avx2 +native pass")
+
     def test_failed_ctest_fails_the_gate(self):
         rc, out = self.run_gate([record("host-default", "sha256", "generic")], [],
                                 results=[("default", "unit.Hash.Something", "Failed")])
