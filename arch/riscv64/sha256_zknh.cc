@@ -1,6 +1,5 @@
 // SHA-256 with the RISC-V scalar crypto Zknh instructions for Σ0, Σ1, σ0, σ1 (runs natively in qemu zknh=true).
 #include "internal/sha2_compress.h"
-#include "internal/sha2_constants.h"
 #include "riscv64_backends.h"
 #include "zknh.h"
 
@@ -9,11 +8,7 @@ namespace {
 
 // The shared compression loop (sha2_compress.h) with the four functions of FIPS 180-4 §4.1.2 (4.4)-(4.7)
 // as sha256sum0/sum1/sig0/sig1; the truncation drops the sign extension of the RV64 forms.
-struct Sha256ZknhTraits {
-  using Word = std::uint32_t;
-  static constexpr int kRounds = 64;
-  static constexpr const Word (&K)[64] = kSha256K;  // §4.2.2
-  static Word load(const std::uint8_t* p) { return load_be32(p); }
+struct Sha256ZknhTraits : Sha256Words {
   static Word Sigma0(Word x) { return static_cast<Word>(zknh_sha256sum0(x)); }
   static Word Sigma1(Word x) { return static_cast<Word>(zknh_sha256sum1(x)); }
   static Word sigma0(Word x) { return static_cast<Word>(zknh_sha256sig0(x)); }

@@ -1,6 +1,5 @@
 // SHA-512 with the RISC-V scalar crypto Zknh instructions (RV64 forms) for Σ0, Σ1, σ0, σ1.
 #include "internal/sha2_compress.h"
-#include "internal/sha2_constants.h"
 #include "riscv64_backends.h"
 #include "zknh.h"
 
@@ -8,11 +7,7 @@ namespace shakedown::internal {
 namespace {
 
 // The shared compression loop (sha2_compress.h) with FIPS 180-4 §4.1.3 (4.10)-(4.13) as single instructions.
-struct Sha512ZknhTraits {
-  using Word = std::uint64_t;
-  static constexpr int kRounds = 80;
-  static constexpr const Word (&K)[80] = kSha512K;  // §4.2.3
-  static Word load(const std::uint8_t* p) { return load_be64(p); }
+struct Sha512ZknhTraits : Sha512Words {
   static Word Sigma0(Word x) { return zknh_sha512sum0(x); }
   static Word Sigma1(Word x) { return zknh_sha512sum1(x); }
   static Word sigma0(Word x) { return zknh_sha512sig0(x); }

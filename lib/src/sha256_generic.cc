@@ -1,16 +1,11 @@
 // Portable SHA-256 compression: the FIPS 180-4 SHA-256 constants and functions for Sha2Compress.
 #include "internal/generic.h"
 #include "internal/sha2_compress.h"
-#include "internal/sha2_constants.h"
 
 namespace shakedown::internal {
 namespace {
 
-struct Sha256Traits {
-  using Word = std::uint32_t;
-  static constexpr int kRounds = 64;
-  static constexpr const Word (&K)[64] = kSha256K;  // §4.2.2
-  static Word load(const std::uint8_t* p) { return load_be32(p); }
+struct Sha256Traits : Sha256Words {
   static constexpr Word rotr(Word x, int n) { return (x >> n) | (x << (32 - n)); }
   // §4.1.2 (4.4)-(4.7).
   static constexpr Word Sigma0(Word x) { return rotr(x, 2) ^ rotr(x, 13) ^ rotr(x, 22); }

@@ -1,16 +1,11 @@
 // Portable SHA-512 compression: the FIPS 180-4 SHA-512 constants and functions for Sha2Compress.
 #include "internal/generic.h"
 #include "internal/sha2_compress.h"
-#include "internal/sha2_constants.h"
 
 namespace shakedown::internal {
 namespace {
 
-struct Sha512Traits {
-  using Word = std::uint64_t;
-  static constexpr int kRounds = 80;
-  static constexpr const Word (&K)[80] = kSha512K;  // §4.2.3
-  static Word load(const std::uint8_t* p) { return load_be64(p); }
+struct Sha512Traits : Sha512Words {
   static constexpr Word rotr(Word x, int n) { return (x >> n) | (x << (64 - n)); }
   // §4.1.3 (4.10)-(4.13).
   static constexpr Word Sigma0(Word x) { return rotr(x, 28) ^ rotr(x, 34) ^ rotr(x, 39); }

@@ -6,11 +6,27 @@
 #include <utility>
 
 #include "internal/bytes.h"
+#include "internal/sha2_constants.h"
 
 namespace shakedown::internal {
 
-// Traits supply: Word, kRounds (a multiple of 8), K[kRounds], load(const uint8_t*), and the four
-// §4.1.2/§4.1.3 functions Sigma0, Sigma1, sigma0, sigma1.
+// What the two SHA-2 word sizes fix, whichever instructions compute Σ/σ: the word, the round count, the
+// constants (§4.2.2, §4.2.3) and the big-endian message load (§5.2). Traits derive from one of these.
+struct Sha256Words {
+  using Word = std::uint32_t;
+  static constexpr int kRounds = 64;
+  static constexpr const Word (&K)[64] = kSha256K;
+  static Word load(const std::uint8_t* p) { return load_be32(p); }
+};
+struct Sha512Words {
+  using Word = std::uint64_t;
+  static constexpr int kRounds = 80;
+  static constexpr const Word (&K)[80] = kSha512K;
+  static Word load(const std::uint8_t* p) { return load_be64(p); }
+};
+
+// Traits supply: Word, kRounds (a multiple of 8), K[kRounds], load(const uint8_t*) (from Sha256Words or
+// Sha512Words), and the four §4.1.2/§4.1.3 functions Sigma0, Sigma1, sigma0, sigma1.
 //
 // Speed without intrinsics: every round is unrolled at compile time (round number t is a template
 // argument), so the message-schedule ring indices and the round constants are constants, the
