@@ -93,6 +93,9 @@ inline void zvk_sha2_blocks(Word h[8], const std::uint8_t* data, std::size_t nbl
       : [data] "+r"(data), [nblocks] "+r"(nblocks), [kp] "=&r"(kp), [turns] "=&r"(turns)
       : [abef] "r"(abef), [cdgh] "r"(cdgh), [k] "r"(k), [schedule_turns] "r"(schedule_turns), [avl] "r"(avl),
         [vtype] "r"(vtype), [sew] "i"(8 * sizeof(Word)), [group_bytes] "i"(4 * sizeof(Word))
+      // v0, v4..v25, vl and vtype are overwritten but not listed: gcc-12 rejects vector clobbers unless V is in
+      // -march, and nothing here is built with V, so the compiler holds no value in them (all of them are
+      // caller-saved in the psABI as well).
       : "memory");
   h[0] = abef[3]; h[1] = abef[2]; h[4] = abef[1]; h[5] = abef[0];
   h[2] = cdgh[3]; h[3] = cdgh[2]; h[6] = cdgh[1]; h[7] = cdgh[0];
