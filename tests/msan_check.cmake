@@ -5,11 +5,8 @@
 if(NOT SHAKEDOWN_ORACLE_OPENSSL)
   return()
 endif()
-add_executable(shakedown_msan_check ${CMAKE_CURRENT_LIST_DIR}/msan_check.cc ${CMAKE_CURRENT_LIST_DIR}/support.cc
-               ${CMAKE_CURRENT_LIST_DIR}/oracle_openssl.cc)
-target_include_directories(shakedown_msan_check PRIVATE ${CMAKE_CURRENT_LIST_DIR})
-target_compile_definitions(shakedown_msan_check PRIVATE SHAKEDOWN_ORACLE_OPENSSL=1)
-target_link_libraries(shakedown_msan_check PRIVATE shakedown::shakedown OpenSSL::Crypto
-                      $<BUILD_INTERFACE:shakedown_warnings>)
+include(${CMAKE_CURRENT_LIST_DIR}/oracle.cmake)
+add_executable(shakedown_msan_check ${CMAKE_CURRENT_LIST_DIR}/msan_check.cc)
+target_link_libraries(shakedown_msan_check PRIVATE shakedown_oracle $<BUILD_INTERFACE:shakedown_warnings>)
 add_test(NAME msan.check COMMAND shakedown_msan_check)
 set_tests_properties(msan.check PROPERTIES LABELS msan TIMEOUT 600)
