@@ -8,7 +8,7 @@ if(NOT CMAKE_CROSSCOMPILING OR NOT SHAKEDOWN_QEMU OR NOT SHAKEDOWN_QEMU_MODELS)
   return()
 endif()
 if(SHAKEDOWN_SANITIZED)
-  # platform-facts.md: ASan under qemu-user hangs, fails at start or eats all memory.
+  # docs/platforms.md §6.1: ASan under qemu-user hangs, fails at start or eats all memory.
   message(FATAL_ERROR "shakedown: ASan/MSan builds must not run under qemu-user; use UBSan only in cross builds")
 endif()
 

@@ -5,7 +5,7 @@
 # Suites that take part in every environment (each directory appends its gtest binary).
 get_property(SHAKEDOWN_SUITES GLOBAL PROPERTY SHAKEDOWN_SUITES)
 
-# ASan binaries must never run under qemu-user (platform-facts.md: an x86 ASan binary under
+# ASan binaries must never run under qemu-user (docs/platforms.md §6.1: an x86 ASan binary under
 # qemu-x86_64 grew to 24 GB), so sanitizer builds register native entries only.
 # TSan and MSan runtimes reserve huge shadow mappings the same way, so they are kept native too.
 set(SHAKEDOWN_SANITIZED OFF)

@@ -11,7 +11,7 @@
 #include "shakedown/shakedown.h"
 #include "support.h"
 
-// qemu-x86_64 enters signal handlers with a misaligned stack (platform-facts.md): handlers that may
+// qemu-x86_64 enters signal handlers with a misaligned stack (docs/platforms.md §2.4): handlers that may
 // use aligned SSE/AVX spills realign it on entry.
 #if defined(__x86_64__) || defined(__i386__)
 #define SHAKEDOWN_DIFF_SIGNAL_HANDLER __attribute__((force_align_arg_pointer))

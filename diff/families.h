@@ -1,4 +1,4 @@
-// Uniform access to the block-function families for the backend-level checks (DESIGN.md "The seam").
+// Uniform access to the block-function families for the backend-level checks (docs/design.md "The seam").
 #pragma once
 
 #include <cstddef>

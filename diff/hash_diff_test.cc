@@ -248,7 +248,7 @@ bool all_zero(std::span<const std::uint8_t> bytes) {
   return true;
 }
 
-// final() and the destructor leave no state behind (DESIGN.md conventions).
+// final() and the destructor leave no state behind (docs/design.md "Contexts").
 TEST_P(HashDiff, ZeroizedAfterFinalAndDestruction) {
   std::size_t runs = 0;
   for (std::size_t len : {std::size_t{0}, std::size_t{1}, block() - 1, block(), 2 * block() + 5}) {

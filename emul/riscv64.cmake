@@ -1,4 +1,4 @@
-# riscv64: the vector-crypto model (Zvknha/Zvknhb + Zvkb, specs/instructions.md §3) and its tests.
+# riscv64: the vector-crypto model (Zvknha/Zvknhb + Zvkb, docs/isa/riscv-crypto.md §3) and its tests.
 # Included by emul/CMakeLists.txt. Nothing here may add V to the compile flags: the adapter and the model run
 # inside the SIGILL handler on top of the interrupted code's live vector registers (both files #error on V).
 target_sources(shakedown_emul PRIVATE src/trap_riscv64.cc src/zvk_model.cc)

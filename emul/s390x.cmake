@@ -1,4 +1,4 @@
-# s390x: the CPACF KIMD/KLMD model (specs/instructions.md §2) and its tests. Included by emul/CMakeLists.txt.
+# s390x: the CPACF KIMD/KLMD model (docs/isa/cpacf.md §2) and its tests. Included by emul/CMakeLists.txt.
 target_sources(shakedown_emul PRIVATE src/cpacf_model.cc src/trap_s390x.cc)
 set_source_files_properties(src/cpacf_model.cc PROPERTIES COMPILE_OPTIONS "-O2")
 

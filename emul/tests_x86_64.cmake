@@ -29,7 +29,7 @@ emul_add_suite_variant(phe-zhaoxin-strict "phe:zhaoxin,strict")
 emul_add_suite_variant(phe-zhaoxin-strict-interrupt1 "phe:zhaoxin,strict,interrupt=1" ENV "SHAKEDOWN_TEST_SCALE=0.25")
 
 # The same under qemu-x86_64 (QEMU has no PadLock either, and enters handlers with a misaligned stack), and
-# the emulator's own tests there. Never for sanitizer builds (platform-facts.md: ASan under qemu-user explodes).
+# the emulator's own tests there. Never for sanitizer builds (docs/platforms.md §6.1: ASan under qemu-user explodes).
 find_program(QEMU_X86_64 qemu-x86_64)
 string(FIND "${CMAKE_CXX_FLAGS}" "-fsanitize=" _emul_sanitized)
 if(QEMU_X86_64 AND _emul_sanitized EQUAL -1 AND NOT CMAKE_CROSSCOMPILING)

@@ -1,4 +1,4 @@
-# x86-64: the PadLock PHE/PHE2 model (specs/instructions.md §1) and its tests. Included by emul/CMakeLists.txt.
+# x86-64: the PadLock PHE/PHE2 model (docs/isa/padlock.md §1) and its tests. Included by emul/CMakeLists.txt.
 target_sources(shakedown_emul PRIVATE src/phe_model.cc src/trap_x86_64.cc)
 set_source_files_properties(src/phe_model.cc PROPERTIES COMPILE_OPTIONS "-O2")
 

@@ -2,7 +2,7 @@
 //
 // Why not the GoogleTest suites: MSan needs every byte-writer instrumented, and libstdc++ (iostreams inside
 // GoogleTest, std::string members instantiated in libstdc++.so) is not, so those suites report false positives
-// before the first test runs (platform-facts.md, "MSan"). This program therefore uses no iostreams, no
+// before the first test runs (docs/platforms.md §6.4). This program therefore uses no iostreams, no
 // std::string and no GoogleTest: only the library, fixed buffers, stdio and OpenSSL's C API.
 //
 // What it checks: each digest/XOF/HMAC output is written into a deliberately uninitialised buffer and then

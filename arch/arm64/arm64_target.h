@@ -11,7 +11,7 @@
 #define SHAKEDOWN_ARM64_TARGET_SHA3 __attribute__((target("sha3")))
 #else
 // gcc-12 only knows "+crypto" for the SHA-256 intrinsics, and declares the SHA-512 and SHA-3
-// intrinsics under "arch=armv8.2-a+sha3" (specs/platform-facts.md, aarch64 section).
+// intrinsics under "arch=armv8.2-a+sha3" (docs/isa/arm-crypto.md §5.2).
 #define SHAKEDOWN_ARM64_TARGET_SHA2 __attribute__((target("+crypto")))
 #define SHAKEDOWN_ARM64_TARGET_SHA3 __attribute__((target("arch=armv8.2-a+sha3")))
 #endif

@@ -10,11 +10,11 @@
 namespace shakedown::internal {
 namespace {
 
-// AT_HWCAP has one bit per single-letter extension, 'V' - 'A' = 21 (specs/instructions.md §3.2).
+// AT_HWCAP has one bit per single-letter extension, 'V' - 'A' = 21 (docs/isa/riscv-crypto.md §3.4).
 constexpr unsigned long kHwcapV = 1ul << ('V' - 'A');
 
 // riscv_hwprobe(2): syscall 258, key RISCV_HWPROBE_KEY_IMA_EXT_0 = 4 (linux arch/riscv/include/uapi/asm/
-// hwprobe.h, specs §3.2). Spelled out: Debian 12's kernel headers (6.1) predate the syscall.
+// hwprobe.h, docs/isa/riscv-crypto.md §3.4). Spelled out: Debian 12's kernel headers (6.1) predate the syscall.
 constexpr long kSysRiscvHwprobe = 258;
 constexpr std::int64_t kHwprobeKeyImaExt0 = 4;
 constexpr std::uint64_t kImaV = 1ull << 2;
@@ -30,7 +30,7 @@ struct HwprobePair {
 static_assert(sizeof(HwprobePair) == 16, "struct riscv_hwprobe is {s64 key; u64 value}");
 
 // The IMA_EXT_0 bits, or nullopt-like 0 with ok = false where the syscall is missing: QEMU 7.2
-// linux-user and kernels before 6.4 return ENOSYS (platform-facts.md), so Zknh/Zvk* stay off there and
+// linux-user and kernels before 6.4 return ENOSYS (docs/isa/riscv-crypto.md §3.4), so Zknh/Zvk* stay off there and
 // only the test override (SHAKEDOWN_TEST_ASSUME) can enable them.
 bool hwprobe_ima_ext0(std::uint64_t& bits) {
   HwprobePair pair{kHwprobeKeyImaExt0, 0};

@@ -5,7 +5,7 @@
 
 namespace shakedown::internal {
 
-// SEW = 32 gives EGW = 128 bits, so LMUL = 1 suffices at every VLEN >= 128 (specs/instructions.md §3.2).
+// SEW = 32 gives EGW = 128 bits, so LMUL = 1 suffices at every VLEN >= 128 (docs/isa/riscv-crypto.md §3.2.1).
 void sha256_blocks_riscv64_zvknha(std::uint32_t h[8], const std::uint8_t* data, std::size_t nblocks) {
   zvk_sha2_blocks(h, data, nblocks, kSha256K, 64, rvv::vtype(32, 1));
 }

@@ -4,12 +4,12 @@
 // V mnemonics (".option arch, +v", accepted by binutils 2.40) and these macros; register operands of the
 // macros are plain numbers (zvk_vsha2ch 6, 4, 22 is vsha2ch.vv v6, v4, v22). The macros are defined and
 // purged inside each asm statement, so any number of statements may use them in one translation unit.
-// Never the clang vsha2cl intrinsic: clang-19.1.7 miscompiles it into vsha2ch (platform-facts.md, LLVM 151814).
+// Never the clang vsha2cl intrinsic: clang-19.1.7 miscompiles it into vsha2ch (riscv-crypto.md §3.8, LLVM 151814).
 #pragma once
 
-// Encodings: specs/instructions.md §3.1 (riscv-crypto doc/vector/insns/*.adoc). One place computes every
+// Encodings: docs/isa/riscv-crypto.md §3.1 (riscv-crypto doc/vector/insns/*.adoc). One place computes every
 // word: zvk_word_<format> sets the symbol zvk_word, which the instruction macros emit and the checks below
-// compare with the words measured from clang-19's assembler (platform-facts.md, riscv64):
+// compare with the words measured from clang-19's assembler (docs/isa/riscv-crypto.md §3.1):
 //   OP-P  (0x77) vsha2*:  funct6 | vm=1 | vs2 | vs1 | funct3 010 (OPMVV) | vd | 1110111
 //   OP-V  (0x57) Zvkb:    funct6 | vm   | vs2 | vs1 or rs1 or imm[4:0] | funct3 | vd | 1010111
 #define SHAKEDOWN_ZVK_MACROS                                                                              \
@@ -19,7 +19,7 @@
   ".macro zvk_word_opv funct6, vm, vd, vs2, field, funct3\n"                                              \
   ".set zvk_word, ((\\funct6) << 26) | ((\\vm) << 25) | ((\\vs2) << 20) | ((\\field) << 15) | ((\\funct3) << 12) | ((\\vd) << 7) | 0x57\n" \
   ".endm\n"                                                                                               \
-  /* Zvknha/Zvknhb (specs §3.1): funct6 0x2d, 0x2e, 0x2f; unmasked only. */                               \
+  /* Zvknha/Zvknhb (docs/isa/riscv-crypto.md §3.1): funct6 0x2d, 0x2e, 0x2f; unmasked only. */            \
   ".macro zvk_vsha2ms vd, vs2, vs1\n zvk_word_opp 0x2d, \\vd, \\vs2, \\vs1\n .4byte zvk_word\n.endm\n"      \
   ".macro zvk_vsha2ch vd, vs2, vs1\n zvk_word_opp 0x2e, \\vd, \\vs2, \\vs1\n .4byte zvk_word\n.endm\n"      \
   ".macro zvk_vsha2cl vd, vs2, vs1\n zvk_word_opp 0x2f, \\vd, \\vs2, \\vs1\n .4byte zvk_word\n.endm\n"      \

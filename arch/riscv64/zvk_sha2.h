@@ -9,7 +9,7 @@
 namespace shakedown::internal {
 
 // Compresses nblocks blocks into h (FIPS 180-4 §6.2.2 / §6.4.2) with the vector-crypto instructions
-// (specs/instructions.md §3.2). Word is uint32_t (SHA-256, 64 rounds) or uint64_t (SHA-512, 80 rounds).
+// (docs/isa/riscv-crypto.md §3.2). Word is uint32_t (SHA-256, 64 rounds) or uint64_t (SHA-512, 80 rounds).
 //
 // vtype must select SEW = 8 * sizeof(Word) and an LMUL with LMUL * VLEN >= EGW = 4 * SEW, else every
 // vsha2* is a reserved encoding (illegal instruction). The caller chooses it, which is what lets the
@@ -27,7 +27,7 @@ inline void zvk_sha2_blocks(Word h[8], const std::uint8_t* data, std::size_t nbl
                             std::size_t rounds, unsigned long vtype) {
   static_assert(sizeof(Word) == 4 || sizeof(Word) == 8);
   if (nblocks == 0) return;  // the seam: touch no memory
-  // The state in the instructions' element order (specs §3.2): {f,e,b,a} and {h,g,d,c} from h[0..7] = a..h.
+  // The state in the instructions' element order (riscv-crypto.md §3.2.4): {f,e,b,a} and {h,g,d,c} from h[0..7] = a..h.
   Word abef[4] = {h[5], h[4], h[1], h[0]};
   Word cdgh[4] = {h[7], h[6], h[3], h[2]};
   // Quads 0 .. rounds/4 - 5 also extend the schedule; the last four quads only consume it. The loop

@@ -7,15 +7,15 @@
 
 namespace shakedown::internal::cpacf {
 
-// z/Architecture is big-endian: the SHA-2 parameter blocks (big-endian words, specs/instructions.md §2.1) are
+// z/Architecture is big-endian: the SHA-2 parameter blocks (big-endian words, docs/isa/cpacf.md §2.1.6) are
 // then the library's native state words, and the Keccak lanes (little-endian in the block) need a byte swap.
 static_assert(std::endian::native == std::endian::big, "arch/s390x assumes big-endian z/Architecture");
 
-// RRE opcodes (specs §2.1 "Format").
+// RRE opcodes (docs/isa/cpacf.md §2.1.1).
 inline constexpr std::uint32_t kKimd = 0xb93e;
 inline constexpr std::uint32_t kKlmd = 0xb93f;
 
-// GR0: function codes and flags (specs §2.1; linux arch/s390/include/asm/cpacf.h).
+// GR0: function codes and flags (docs/isa/cpacf.md §2.1.2, §2.1.4; linux arch/s390/include/asm/cpacf.h).
 inline constexpr std::uint64_t kQuery = 0x00;
 inline constexpr std::uint64_t kSha256 = 0x02;
 inline constexpr std::uint64_t kSha512 = 0x03;
@@ -28,14 +28,14 @@ inline constexpr std::uint64_t kShake256 = 0x25;
 inline constexpr std::uint64_t kDufop = 0x4000;  // KLMD with facility 86, as Linux lib/crypto/s390/sha3.h sets it
 inline constexpr std::uint64_t kNoIcv = 0x8000;  // NIP: start from the zero state, do not read the block
 
-// Sizes of the parameter blocks (specs §2.1 table): the query vector and the Keccak state.
+// Sizes of the parameter blocks (docs/isa/cpacf.md §2.1.4): the query vector and the Keccak state.
 inline constexpr std::size_t kQueryBytes = 16;
 inline constexpr std::size_t kKeccakStateBytes = 200;
 
 // Runs KIMD (Opcode kKimd) or KLMD (kKlmd) until it completes: GR0 = function code and flags, GR1 = parameter
 // block, R2/R2+1 = %r2/%r3 = source and length, R1/R1+1 = %r4/%r5 = output and length (KLMD-SHAKE only; the
 // other functions ignore R1). A partial completion sets CC3 with the registers advanced and must be
-// re-executed (`brc 1,0b`, specs §2.1 "Completion"); every register it may update is an in/out operand, GR0
+// re-executed (`brc 1,0b`, docs/isa/cpacf.md §2.1.8); every register it may update is an in/out operand, GR0
 // included (an emulator may clear NIP after a partial completion, see emul/README.md).
 template <std::uint32_t Opcode>
 inline void run(std::uint64_t gr0, void* param, const std::uint8_t* src, std::size_t src_len,

@@ -14,7 +14,7 @@ namespace {
 constexpr unsigned long kHwcapStfle = 4;  // HWCAP_S390_STFLE: STORE FACILITY LIST EXTENDED is usable
 constexpr unsigned long kHwcapMsa = 8;    // HWCAP_S390_MSA: message-security assist (KIMD/KLMD exist)
 
-// Facility 86: MSA extension 12, the NIP/DUFOP "no ICV processing" path (specs §2.1; OpenSSL s390x_arch.h).
+// Facility 86: MSA extension 12, the NIP/DUFOP "no ICV processing" path (docs/isa/cpacf.md §2.4; OpenSSL s390x_arch.h).
 constexpr unsigned kFacilityMsa12 = 86;
 
 // STFLE into two doublewords (facility bits 0..127); GR0 = doublewords - 1 on input.

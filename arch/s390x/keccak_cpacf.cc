@@ -1,5 +1,5 @@
 // Keccak with CPACF: KIMD-SHA3 for the permutation and multi-block absorb, KLMD for one-shot SHA-3/SHAKE
-// (MSA extension 6; specs/instructions.md §2.1; the shape follows linux lib/crypto/s390/sha3.h).
+// (MSA extension 6; docs/isa/cpacf.md §2.1.4; the shape follows linux lib/crypto/s390/sha3.h).
 #include <cstring>
 
 #include "cpacf.h"
@@ -30,7 +30,7 @@ std::uint64_t kimd_function_for_rate(std::size_t rate) {
 }  // namespace
 
 // Bare Keccak-f[1600]: KIMD-SHA3-512 over one all-zero 72-byte block (XOR of zeros, then the permutation),
-// as linux sha3_keccakf does (specs §2.1, last KLMD padding item).
+// as linux sha3_keccakf does (docs/isa/cpacf.md §2.1.9, last item).
 void keccak_permute_s390x_cpacf(std::uint64_t state[25]) {
   static constexpr std::uint8_t kZeroBlock[72] = {};
   std::uint64_t block[25];

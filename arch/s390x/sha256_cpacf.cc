@@ -1,10 +1,10 @@
-// SHA-256 with CPACF KIMD-SHA-256 (function code 2, MSA extension 1; specs/instructions.md §2.1).
+// SHA-256 with CPACF KIMD-SHA-256 (function code 2, MSA extension 1; docs/isa/cpacf.md §2.1.4).
 #include "cpacf.h"
 #include "s390x_backends.h"
 
 namespace shakedown::internal {
 
-// The KIMD-SHA-256 parameter block is the 32-byte ICV as big-endian words H0..H7 (specs §2.1 "Byte order"):
+// The KIMD-SHA-256 parameter block is the 32-byte ICV as big-endian words H0..H7 (docs/isa/cpacf.md §2.1.6):
 // on big-endian s390x that is exactly the library's native uint32_t h[8].
 static_assert(sizeof(std::uint32_t[8]) == 32, "KIMD-SHA-256 parameter block is 32 bytes");
 

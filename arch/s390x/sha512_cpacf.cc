@@ -1,10 +1,10 @@
-// SHA-512 with CPACF KIMD-SHA-512 (function code 3, MSA extension 2; specs/instructions.md §2.1).
+// SHA-512 with CPACF KIMD-SHA-512 (function code 3, MSA extension 2; docs/isa/cpacf.md §2.1.4).
 #include "cpacf.h"
 #include "s390x_backends.h"
 
 namespace shakedown::internal {
 
-// The KIMD-SHA-512 parameter block is the 64-byte ICV as big-endian words H0..H7 (specs §2.1 "Byte order"):
+// The KIMD-SHA-512 parameter block is the 64-byte ICV as big-endian words H0..H7 (docs/isa/cpacf.md §2.1.6):
 // on big-endian s390x that is exactly the library's native uint64_t h[8].
 static_assert(sizeof(std::uint64_t[8]) == 64, "KIMD-SHA-512 parameter block is 64 bytes");
 

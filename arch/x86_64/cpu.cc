@@ -67,7 +67,7 @@ void detect_cpu_features(CpuFeatures& f) {
     f.set(CpuFeature::x86_avx512vl, bit(leaf7.b, 31));
   }
 
-  // Centaur extended leaves exist on VIA and Zhaoxin only (specs/instructions.md §1.4); on other
+  // Centaur extended leaves exist on VIA and Zhaoxin only (docs/isa/padlock.md §1.4); on other
   // vendors 0xC0000000 returns unrelated data, so check the vendor first.
   if (f.vendor == "CentaurHauls" || f.vendor == "  Shanghai  ") {
     if (cpuid(0xC0000000).a >= 0xC0000001) {

@@ -107,7 +107,7 @@ CpuFeatures zhaoxin(std::string vendor, unsigned family, std::initializer_list<C
   return f;
 }
 
-// specs/instructions.md §1.4: vendor CentaurHauls or "  Shanghai  ", PHE+PHE_EN (PHE2+PHE2_EN), family >= 7.
+// docs/isa/padlock.md §1.4: vendor CentaurHauls or "  Shanghai  ", PHE+PHE_EN (PHE2+PHE2_EN), family >= 7.
 TEST(PadlockPredicates, FollowTheLinuxRule) {
   using enum CpuFeature;
   EXPECT_TRUE(sha256_phe_available(zhaoxin("  Shanghai  ", 7, {x86_phe, x86_phe_en})));

@@ -1,6 +1,6 @@
 // Zhaoxin PadLock hash engine: detection rule and the aligned-state multi-block call shared by PHE/PHE2.
 //
-// Semantics: specs/instructions.md §1. The register discipline follows the Linux lib/crypto patch
+// Semantics: docs/isa/padlock.md §1. The register discipline follows the Linux lib/crypto patch
 // 44b02a14d993d91ae36409a54941ac5a5ad20b44 ("lib/crypto: x86/sha256: PHE Extensions optimized SHA256
 // transform function"): RAX = -1 selects multi-block mode, RCX = block count, RSI = data, RDI = a
 // 16-byte aligned copy of the state in native word order; RAX, RCX and RSI are in/out ("+a", "+c",

@@ -1,6 +1,6 @@
 // SHA-256 block function on the Zhaoxin PadLock hash engine: REP XSHA256 in multi-block mode.
 //
-// specs/instructions.md §1; the same use as Linux commit 44b02a14d993d91ae36409a54941ac5a5ad20b44
+// docs/isa/padlock.md §1; the same use as Linux commit 44b02a14d993d91ae36409a54941ac5a5ad20b44
 // (lib/crypto x86/sha256 PHE): only RAX = -1 multi-block mode, never final mode, never RCX = 0.
 #include "padlock.h"
 #include "x86_backends.h"

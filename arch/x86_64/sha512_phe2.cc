@@ -1,6 +1,6 @@
 // SHA-512 block function on the Zhaoxin PadLock hash engine (PHE2): REP XSHA512, 128-byte blocks.
 //
-// specs/instructions.md §1. Semantics come only from unmerged Zhaoxin patches (§1.3: the 2024
+// docs/isa/padlock.md §1. Semantics come only from unmerged Zhaoxin patches (§1.3: the 2024
 // "crypto: zhaoxin" series and the 2025 padlock-sha SHA384/SHA512 patch), so the backend row is
 // kBackendPinOnly: compiled and testable (emulator, SHAKEDOWN_BACKENDS pin) but never auto-selected.
 #include "padlock.h"

@@ -26,7 +26,7 @@ void keccak_absorb_bmi2(std::uint64_t state[25], const std::uint8_t* data, std::
 bool keccak_bmi2_available(const CpuFeatures& f);  // in available.cc: compiled without -mbmi2
 
 // Zhaoxin PadLock REP XSHA256 / REP XSHA512 (sha256_phe.cc, sha512_phe2.cc; SHAKEDOWN_X86_PHE;
-// specs/instructions.md §1). nblocks == 0 returns without executing the instruction.
+// docs/isa/padlock.md §1). nblocks == 0 returns without executing the instruction.
 void sha256_blocks_phe(std::uint32_t h[8], const std::uint8_t* data, std::size_t nblocks);
 void sha512_blocks_phe2(std::uint64_t h[8], const std::uint8_t* data, std::size_t nblocks);
 bool sha256_phe_available(const CpuFeatures& f);

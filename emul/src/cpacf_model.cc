@@ -1,4 +1,4 @@
-// CPACF KIMD/KLMD (SHA-1, SHA-256, SHA-512, SHA-3, SHAKE) on a register view, per specs/instructions.md §2.
+// CPACF KIMD/KLMD (SHA-1, SHA-256, SHA-512, SHA-3, SHAKE) on a register view, per docs/isa/cpacf.md §2.
 #include "cpacf_model.h"
 
 #include <algorithm>
@@ -11,7 +11,7 @@ namespace {
 
 enum class Kind : std::uint8_t { sha1, sha256, sha512, sha3, shake };
 
-// One function code: its block (rate) size and parameter-block layout (specs §2.1 "Function codes").
+// One function code: its block (rate) size and parameter-block layout (docs/isa/cpacf.md §2.1.4).
 struct Function {
   Kind kind;
   std::uint32_t group;      // the CpacfFunctions bit that enables it
@@ -47,7 +47,7 @@ Insn insn_of(const Function& f, bool klmd) {
   return Insn::count_;
 }
 
-// Addresses and lengths per addressing mode (specs §2.3 item 4): 64-bit mode uses whole registers; 31- and
+// Addresses and lengths per addressing mode (docs/isa/cpacf.md §2.3 item 4): 64-bit mode uses whole registers; 31- and
 // 24-bit modes mask addresses and use the low 32 bits of lengths, and update only bits 32-63.
 struct AddressingMode {
   std::uint64_t address_mask;
@@ -98,7 +98,7 @@ void store_le(std::uint8_t* p, std::uint64_t v) {
   for (unsigned i = 0; i < 8; ++i, v >>= 8) p[i] = static_cast<std::uint8_t>(v);
 }
 
-// Parameter block -> state. SHA-1/2 ICVs are big-endian words (specs §2.1 "Byte order of the state"); the
+// Parameter block -> state. SHA-1/2 ICVs are big-endian words (docs/isa/cpacf.md §2.1.6); the
 // Keccak state is 25 little-endian lanes. NIP starts SHA-3/SHAKE from zero without reading the block.
 void load_state(const Function& f, const std::uint8_t* param, bool no_icv, State& s) {
   switch (f.kind) {
@@ -146,7 +146,7 @@ void process_block(const Function& f, State& s, const std::uint8_t* block) {
   }
 }
 
-// KLMD's last step for SHA-1/2 (specs §2.1 "KLMD padding"): 0x80, zeros, then the MBL field copied from the
+// KLMD's last step for SHA-1/2 (docs/isa/cpacf.md §2.1.9): 0x80, zeros, then the MBL field copied from the
 // parameter block — the model never counts bytes itself, so a caller that leaves MBL unset gets a wrong digest.
 unsigned pad_sha2(const Function& f, State& s, const std::uint8_t* tail, std::size_t tail_len,
                   const std::uint8_t* mbl) {
@@ -161,7 +161,7 @@ unsigned pad_sha2(const Function& f, State& s, const std::uint8_t* tail, std::si
 
 // KLMD's last step for SHA-3/SHAKE: the tail with the domain bits and pad10*1 XORed in (FIPS 202 §6.1, §6.2,
 // §B.2: 0x06 / 0x1F at the first free byte, 0x80 into the last byte of the rate), then one permutation — for
-// SHAKE the permutation happens in the squeeze loop instead (specs §2.1 [inferred]).
+// SHAKE the permutation happens in the squeeze loop instead (docs/isa/cpacf.md §2.1.9 [inferred]).
 void pad_keccak(const Function& f, State& s, const std::uint8_t* tail, std::size_t tail_len) {
   std::uint8_t buf[168] = {};
   std::memcpy(buf, tail, tail_len);
@@ -203,10 +203,10 @@ CpacfStep run_cpacf(const CpacfInstruction& insn, CpacfRegisters& regs, const Op
   const AddressingMode mode = mode_of(regs.psw_mask);
   if (gr0 & kGr0Modifier)
     return exception(Insn::count_, "specification exception: the modifier bit (GR0 0x80) must be 0 for KIMD/KLMD "
-                                   "(specs/instructions.md §2.1)");
+                                   "(docs/isa/cpacf.md §2.1.2)");
   CpacfStep step;
   if (fc == kFcQuery) {
-    // Specs §2.3 item 3: the status vector of the emulated codes (only reached where the query itself traps).
+    // cpacf.md §2.3 item 3: the status vector of the emulated codes (only reached where the query itself traps).
     cpacf_query_vector(options, memory(mode.address(regs.gr[1])));
     step.outcome = CpacfOutcome::completed;
     step.insn = Insn::kimd_query;
@@ -219,10 +219,10 @@ CpacfStep run_cpacf(const CpacfInstruction& insn, CpacfRegisters& regs, const Op
   const bool shake_output = insn.klmd && f.kind == Kind::shake;
   if (insn.r2 == 0 || insn.r2 % 2 != 0)
     return exception(step.insn, "specification exception: R2 must designate an even register other than 0 (the "
-                                "source address/length pair; specs §2.1)");
+                                "source address/length pair; docs/isa/cpacf.md §2.1.3)");
   if (shake_output && (insn.r1 == 0 || insn.r1 % 2 != 0))
     return exception(step.insn, "specification exception: KLMD-SHAKE needs R1 even and non-zero (the output "
-                                "address/length pair; specs §2.1)");
+                                "address/length pair; docs/isa/cpacf.md §2.1.3)");
 
   std::uint64_t& src_reg = regs.gr[insn.r2];
   std::uint64_t& len_reg = regs.gr[insn.r2 + 1];
@@ -230,23 +230,23 @@ CpacfStep run_cpacf(const CpacfInstruction& insn, CpacfRegisters& regs, const Op
   std::uint64_t len = mode.length(len_reg);
   if (!insn.klmd && len % f.block != 0)
     return exception(step.insn, "specification exception: the KIMD length (R2+1) is not a multiple of the "
-                                "function's block size (specs §2.1 \"Lengths\")");
+                                "function's block size (docs/isa/cpacf.md §2.1.7)");
   if (!insn.klmd && len == 0) {
     step.outcome = CpacfOutcome::completed;  // KIMD with length 0 does nothing, not even read the block
     return step;
   }
 
-  // The parameter block: exactly its documented size (specs §2.3 item 10), read once and written once.
+  // The parameter block: exactly its documented size (docs/isa/cpacf.md §2.3 item 10), read once and written once.
   std::uint8_t* param = memory(mode.address(regs.gr[1]));
   const bool keccak = f.kind == Kind::sha3 || f.kind == Kind::shake;
-  const bool no_icv = keccak && (gr0 & kGr0NoIcv);  // NIP is ignored by SHA-1/2 (specs §2.1)
+  const bool no_icv = keccak && (gr0 & kGr0NoIcv);  // NIP is ignored by SHA-1/2 (docs/isa/cpacf.md §2.1.2)
   const bool squeeze_only = shake_output && (gr0 & kGr0PaddingState);
   State s{};
   load_state(f, param, no_icv, s);
   std::uint8_t mbl[16] = {};
   if (insn.klmd && !keccak) std::memcpy(mbl, param + f.state_bytes, f.mbl_bytes);
 
-  // Whole blocks; with interrupt_blocks = k, the execution stops with CC3 before block k + 1 (specs §2.3 item 9).
+  // Whole blocks; with interrupt_blocks = k, the execution stops with CC3 before block k + 1 (cpacf.md §2.3 item 9).
   std::uint64_t consumed = 0;
   bool partial = false;
   while (!squeeze_only && len - consumed >= f.block) {

@@ -8,19 +8,19 @@
 
 namespace shakedown::emul::detail {
 
-// KIMD and KLMD are RRE instructions: 4 bytes, B9 3E|3F 00 R1R2 (specs/instructions.md §2.1).
+// KIMD and KLMD are RRE instructions: 4 bytes, B9 3E|3F 00 R1R2 (docs/isa/cpacf.md §2.1.1).
 inline constexpr unsigned kCpacfLength = 4;
 inline constexpr std::uint16_t kKimdOpcode = 0xb93e;
 inline constexpr std::uint16_t kKlmdOpcode = 0xb93f;
 
-// General register 0 (specs §2.1 table "GR0").
+// General register 0 (docs/isa/cpacf.md §2.1.2).
 inline constexpr std::uint64_t kGr0FunctionCode = 0x7f;
 inline constexpr std::uint64_t kGr0Modifier = 0x80;        // must be 0 for KIMD/KLMD: specification exception
 inline constexpr std::uint64_t kGr0PaddingState = 0x100;   // KLMD-SHAKE: squeeze on, no absorb, no padding
 inline constexpr std::uint64_t kGr0Dufop = 0x4000;         // KLMD with facility 86: accepted, no modelled effect
 inline constexpr std::uint64_t kGr0NoIcv = 0x8000;         // NIP: SHA-3/SHAKE start from the zero state
 
-// Function codes (specs §2.1 table "Function codes").
+// Function codes (docs/isa/cpacf.md §2.1.4).
 inline constexpr unsigned kFcQuery = 0x00;
 inline constexpr unsigned kFcSha1 = 0x01;
 inline constexpr unsigned kFcSha256 = 0x02;
@@ -53,7 +53,7 @@ struct CpacfRegisters {
 inline constexpr std::uint64_t kPswExtendedAddressing = std::uint64_t{1} << 32;
 inline constexpr std::uint64_t kPswBasicAddressing = std::uint64_t{1} << 31;
 inline constexpr std::uint64_t kPsw64BitMode = kPswExtendedAddressing | kPswBasicAddressing;
-// The condition code lives in PSW bits 18-19 (specs §2.3 item 1).
+// The condition code lives in PSW bits 18-19 (docs/isa/cpacf.md §2.3 item 1).
 inline constexpr unsigned kPswConditionCodeShift = 44;
 
 enum class CpacfOutcome : std::uint8_t {

@@ -1,4 +1,4 @@
-// PadLock PHE semantics (specs/instructions.md §1.2, §1.5): multi-block and final modes, vendor profiles,
+// PadLock PHE semantics (docs/isa/padlock.md §1.2, §1.5): multi-block and final modes, vendor profiles,
 // exact memory footprint, register updates and strict-mode poisoning.
 #include "phe_model.h"
 
@@ -10,7 +10,7 @@ namespace shakedown::emul::detail {
 namespace {
 
 // One hash function as PHE sees it: block size, bytes of native-endian state at RDI, and how many bytes the
-// Zhaoxin parts write there (specs §1.5 item 8).
+// Zhaoxin parts write there (docs/isa/padlock.md §1.5 item 8).
 struct Engine {
   std::uint64_t block_bytes;
   std::uint64_t state_bytes;
@@ -18,7 +18,7 @@ struct Engine {
   void (*compress)(unsigned char* state, const std::uint8_t* block);
 };
 
-// State lives in a byte array so the three engines share one driver; words are native-endian (specs §1.2).
+// State lives in a byte array so the three engines share one driver; words are native-endian (padlock.md §1.2.4).
 void compress_sha1(unsigned char* state, const std::uint8_t* block) {
   std::uint32_t h[5];
   std::memcpy(h, state, sizeof h);
@@ -63,17 +63,17 @@ struct StateBuffer {
 
   StateBuffer(const Engine& engine_, const Options& options_, std::uint64_t address)
       : e(engine_), options(options_), rdi(at(address)) {
-    std::memcpy(words, rdi, e.state_bytes);  // specs §1.5 item 3: never start from the IV
+    std::memcpy(words, rdi, e.state_bytes);  // docs/isa/padlock.md §1.5 item 3: never start from the IV
   }
 
   void store() {
     std::memcpy(rdi, words, e.state_bytes);
     if (options.profile == PheProfile::zhaoxin) {
-      // The XSHA1 tail zeroing that clobbered sha1_state.count (specs §1.3 root cause 2).
+      // The XSHA1 tail zeroing that clobbered sha1_state.count (docs/isa/padlock.md §1.3 root cause 2).
       std::memset(rdi + e.state_bytes, 0, e.zhaoxin_write_bytes - e.state_bytes);
       return;
     }
-    // VIA: the microcode may use all 128 bytes (specs §1.2). Strict models scratch use with poison; otherwise
+    // VIA: the microcode may use all 128 bytes (padlock.md §1.2.4). Strict models scratch use with poison; otherwise
     // each byte is rewritten unchanged, a write probe that a guard page or ASan redzone turns into a report.
     for (std::uint64_t i = e.state_bytes; i < kViaStateBuffer; ++i) {
       volatile std::uint8_t* byte = rdi + i;
@@ -82,7 +82,7 @@ struct StateBuffer {
   }
 };
 
-// Reads exactly one block from RSI (specs §1.5 item 10: no over-read) and compresses it.
+// Reads exactly one block from RSI (docs/isa/padlock.md §1.5 item 10: no over-read) and compresses it.
 void compress_from(const Engine& e, StateBuffer& st, std::uint64_t address) {
   std::uint8_t block[kMaxBlock];
   std::memcpy(block, at(address), e.block_bytes);
@@ -93,10 +93,10 @@ std::uint64_t step_limit(const Options& options, std::uint64_t wanted) {
   return options.interrupt_blocks != 0 && wanted > options.interrupt_blocks ? options.interrupt_blocks : wanted;
 }
 
-// RAX = -1 (or any XSHA512): RCX whole blocks, no padding (specs §1.5 item 5).
+// RAX = -1 (or any XSHA512): RCX whole blocks, no padding (docs/isa/padlock.md §1.5 item 5).
 PheStep multi_block(const Engine& e, PheRegisters& r, const Options& options) {
   std::uint64_t n = step_limit(options, r.rcx);
-  if (n != 0) {  // RCX = 0: no memory access at all (specs §1.5 item 7)
+  if (n != 0) {  // RCX = 0: no memory access at all (docs/isa/padlock.md §1.5 item 7)
     StateBuffer st(e, options, r.rdi);
     for (std::uint64_t i = 0; i < n; ++i) compress_from(e, st, r.rsi + i * e.block_bytes);
     st.store();
@@ -109,11 +109,11 @@ PheStep multi_block(const Engine& e, PheRegisters& r, const Options& options) {
 }
 
 // RAX = bytes already hashed, RCX = total length: hash RCX - RAX bytes, then pad with bit length 8*RCX
-// (specs §1.5 item 6; FIPS 180-4 §5.1.1: 0x80, zeros, 64-bit big-endian length).
+// (docs/isa/padlock.md §1.5 item 6; FIPS 180-4 §5.1.1: 0x80, zeros, 64-bit big-endian length).
 PheStep final_mode(const Engine& e, PheRegisters& r, const Options& options) {
   if (r.rax > r.rcx || r.rax % e.block_bytes != 0)
     return {StepOutcome::fault, 0,
-            "final mode needs RAX = bytes already hashed, a multiple of 64 and <= RCX (specs/instructions.md "
+            "final mode needs RAX = bytes already hashed, a multiple of 64 and <= RCX (docs/isa/padlock.md "
             "§1.2, §1.5 item 4); RAX was probably clobbered or declared input-only"};
   const bool finish = [&] {
     if (r.rcx == 0 && options.profile == PheProfile::zhaoxin) return false;  // §1.3 root cause 1: a no-op
@@ -144,7 +144,7 @@ PheStep final_mode(const Engine& e, PheRegisters& r, const Options& options) {
     blocks += pad_bytes / e.block_bytes;
     st.store();
     r.rsi += remaining;
-    r.rax = r.rcx;  // [inferred] "resumed-complete": every byte hashed (specs §1.5 item 6)
+    r.rax = r.rcx;  // [inferred] "resumed-complete": every byte hashed (docs/isa/padlock.md §1.5 item 6)
   }
   if (options.strict) {
     r.rax = kPoisonRax;
@@ -170,10 +170,10 @@ std::optional<Insn> decode_phe(const std::uint8_t bytes[kPheLength], PheProfile 
 PheStep run_phe(Insn insn, PheRegisters& regs, const Options& options) noexcept {
   if (regs.rdi % 16 != 0)
     return {StepOutcome::fault, 0,
-            "state buffer RDI is not 16-byte aligned; PadLock requires 16 (specs/instructions.md §1.2, "
+            "state buffer RDI is not 16-byte aligned; PadLock requires 16 (docs/isa/padlock.md §1.2, "
             "§1.5 item 2)"};
   const Engine& e = engine(insn);
-  // XSHA512 has only the multi-block form (specs §1.5 item 4): RAX selects nothing there.
+  // XSHA512 has only the multi-block form (docs/isa/padlock.md §1.5 item 4): RAX selects nothing there.
   if (insn == Insn::xsha512 || regs.rax == kMultiBlockMode) return multi_block(e, regs, options);
   return final_mode(e, regs, options);
 }

@@ -1,7 +1,7 @@
 // The seam between the arch-neutral SIGILL handler (handler.cc) and one architecture's signal context.
 //
 // Each arch supplies one trap_<arch>.cc implementing these three functions. Resume rules differ
-// (specs/instructions.md §0 "Where the handler resumes"):
+// (docs/isa/trap-and-emulate.md §0.2):
 //   x86-64   RIP points AT the instruction: completed -> RIP += 4; interrupted -> leave RIP.
 //   s390x    psw.addr already points PAST it: completed -> leave; interrupted (CC3) -> leave, set CC in psw.mask;
 //            before chaining to SIG_DFL, psw.addr -= 4 so the re-executed instruction traps again.
@@ -15,7 +15,7 @@
 
 #include "emul/emul.h"
 
-// qemu-x86_64 enters handlers with a misaligned stack (specs/platform-facts.md "x86-64 under qemu-x86_64"):
+// qemu-x86_64 enters handlers with a misaligned stack (docs/platforms.md §2.4):
 // realign so that compiler-generated aligned SSE spills in the handler do not fault.
 #if defined(__x86_64__) || defined(__i386__)
 #define SHAKEDOWN_EMUL_HANDLER_ATTR __attribute__((force_align_arg_pointer))

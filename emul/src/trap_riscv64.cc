@@ -1,9 +1,9 @@
 // riscv64 signal-context adapter for the Zvk model: vector state from the RISCV_V_MAGIC frame record or the
-// live registers, resume at pc + 4 with vstart = 0 (specs/instructions.md §3.2 "Signal frames", §3.3).
+// live registers, resume at pc + 4 with vstart = 0 (docs/isa/riscv-crypto.md §3.5, §3.3).
 //
 // Compiled WITHOUT V (checked below; emul/riscv64.cmake adds no -march): the handler runs while the
 // interrupted code's vector registers are live (QEMU <= 10.1 linux-user saves no vector state), so any
-// compiler-generated vector instruction here would corrupt them (platform-facts.md, riscv64).
+// compiler-generated vector instruction here would corrupt them (docs/isa/trap-and-emulate.md §0.3).
 #if defined(__riscv_vector)
 #error "the SIGILL handler must be compiled without the V extension"
 #endif

@@ -1,4 +1,4 @@
-// s390x signal-context adapter: GR0-15 from uc_mcontext.gregs, CC into psw.mask, psw.addr already past (specs §2.3).
+// s390x signal-context adapter: GR0-15 from uc_mcontext.gregs, CC into psw.mask, psw.addr already past (cpacf.md §2.3).
 #include <cstring>
 
 #include "cpacf_model.h"
@@ -19,7 +19,7 @@ void set_condition_code(ucontext_t& uc, unsigned cc) {
 TrapResult emulate_trap(ucontext_t& uc, const Options& options) noexcept {
   TrapResult result;
   // Both the specification exception (QEMU without the function, si_code ILL_ILLOPN) and the operation exception
-  // (no MSA, ILL_ILLOPC) leave psw.addr after the 4-byte instruction (specs/platform-facts.md, s390x).
+  // (no MSA, ILL_ILLOPC) leave psw.addr after the 4-byte instruction (docs/isa/trap-and-emulate.md §0.2).
   result.pc = static_cast<std::uintptr_t>(uc.uc_mcontext.psw.addr) - kCpacfLength;
   std::uint8_t bytes[kCpacfLength];
   std::memcpy(bytes, reinterpret_cast<const void*>(result.pc), sizeof bytes);

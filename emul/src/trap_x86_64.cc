@@ -1,4 +1,4 @@
-// x86-64 signal-context adapter: RIP/RAX/RCX/RSI/RDI from ucontext gregs, resume at RIP + 4 (specs §0).
+// x86-64 signal-context adapter: RIP/RAX/RCX/RSI/RDI from ucontext gregs, resume at RIP + 4 (trap-and-emulate.md §0.2).
 #include <cstring>
 
 #include "phe_model.h"
@@ -30,7 +30,7 @@ TrapResult emulate_trap(ucontext_t& uc, const Options& options) noexcept {
   g[REG_RAX] = static_cast<greg_t>(regs.rax);
   g[REG_RCX] = static_cast<greg_t>(regs.rcx);
   g[REG_RSI] = static_cast<greg_t>(regs.rsi);
-  // Flags are undocumented: left as they were (specs §1.5 item 9).
+  // Flags are undocumented: left as they were (docs/isa/padlock.md §1.5 item 9).
   if (step.outcome == StepOutcome::completed) {
     g[REG_RIP] += kPheLength;
     result.outcome = TrapOutcome::completed;

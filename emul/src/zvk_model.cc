@@ -1,6 +1,6 @@
 // RISC-V Zvknha/Zvknhb (vsha2ms, vsha2ch, vsha2cl) and Zvkb (vrev8, vbrev8, vror, vrol, vandn) semantics.
 //
-// Sources: specs/instructions.md §3.1 (encodings), §3.2 (semantics), §3.3 (emulator requirements: reserved
+// Sources: docs/isa/riscv-crypto.md §3.1 (encodings), §3.2 (semantics), §3.3 (emulator requirements: reserved
 // cases, tails, masks); RVV 1.0 §3.4 (vtype), §4.5 (masks), §3.4.3 (tail/mask agnostic). Must be compiled
 // without V: it runs inside the SIGILL handler while the interrupted code's vector state is live.
 #if defined(__riscv_vector)
@@ -14,7 +14,7 @@
 namespace shakedown::emul::detail {
 namespace {
 
-// ---- Decode (specs §3.1) ----
+// ---- Decode (docs/isa/riscv-crypto.md §3.1) ----
 constexpr std::uint32_t kOpV = 0x57, kOpP = 0x77;
 constexpr std::uint32_t field(std::uint32_t w, int lo, int bits) { return (w >> lo) & ((1u << bits) - 1); }
 struct Fields {
@@ -60,7 +60,7 @@ std::uint64_t all_ones(unsigned bits) { return bits == 64 ? ~0ull : (1ull << bit
 bool mask_bit(const VectorState& s, std::size_t k) { return (s.regs[k / 8] >> (k % 8)) & 1; }  // v0 (§4.5)
 
 // Tail elements [vl, end) of the destination: all ones when the policy is agnostic and the option asks for
-// it (specs §3.3 item 4), otherwise undisturbed. For fractional LMUL the tail runs to the register's end.
+// it (riscv-crypto.md §3.3 item 4), otherwise undisturbed. For fractional LMUL the tail runs to the register's end.
 void write_tail(VectorState& s, const Vtype& t, unsigned vd, std::size_t vlmax, const Options& o) {
   if (!t.vta || !o.tail_ones) return;
   const unsigned bytes = t.sew_bits / 8;
@@ -93,7 +93,7 @@ struct Sha2Fns {
   static W Maj(W x, W y, W z) { return (x & y) ^ (x & z) ^ (y & z); }
 };
 
-// One element group of vsha2ms / vsha2c[hl] (specs §3.2). d, s2, s1: the four elements of vd, vs2, vs1
+// One element group of vsha2ms / vsha2c[hl] (riscv-crypto.md §3.2). d, s2, s1: the four elements of vd, vs2, vs1
 // (index 0 = element 0); the result replaces d.
 template <typename W>
 void sha2_group(Insn insn, W d[4], const W s2[4], const W s1[4]) {
@@ -125,7 +125,7 @@ void sha2_group(Insn insn, W d[4], const W s2[4], const W s1[4]) {
 
 ZvkStep run_sha2(Insn insn, const Fields& f, VectorState& s, const Options& o) {
   const Vtype t = parse_vtype(s.vtype);
-  // Reserved cases, specs §3.3 item 3 (riscv-crypto vsha2*.adoc; QEMU target/riscv/insn_trans/trans_rvvk.c.inc).
+  // Reserved cases, riscv-crypto.md §3.3 item 3 (riscv-crypto vsha2*.adoc; QEMU target/riscv/insn_trans/trans_rvvk.c.inc).
   if (t.vill) return reserved(insn, "vtype.vill is set");
   if (f.vm == 0) return reserved(insn, "masked encoding (vm = 0)");
   if (t.sew_bits != 32 && t.sew_bits != 64) return reserved(insn, "SEW is neither 32 nor 64");
@@ -165,7 +165,7 @@ ZvkStep run_sha2(Insn insn, const Fields& f, VectorState& s, const Options& o) {
   return step;
 }
 
-// ---- Zvkb element-wise operations (specs §3.3 item 5) ----
+// ---- Zvkb element-wise operations (docs/isa/riscv-crypto.md §3.3 item 5) ----
 std::uint64_t rotr_bits(std::uint64_t x, unsigned n, unsigned bits) {
   n &= bits - 1;  // the low log2(SEW) bits of the amount
   if (n == 0) return x;

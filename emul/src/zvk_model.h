@@ -30,13 +30,13 @@ struct ZvkStep {
   ZvkOutcome outcome = ZvkOutcome::not_ours;
   Insn insn = Insn::count_;
   std::uint64_t groups = 0;       // vsha2* element groups processed (the counters' "blocks"); 0 for Zvkb
-  const char* reason = nullptr;   // for reserved: which rule (specs/instructions.md §3.3 item 3)
+  const char* reason = nullptr;   // for reserved: which rule (docs/isa/riscv-crypto.md §3.3 item 3)
 };
 
 // The Zvk* kind of a 32-bit instruction word, or Insn::count_ (cheap: the adapter calls it before it
 // touches any vector state).
 Insn decode_zvk(std::uint32_t word) noexcept;
-// Executes word on state (specs/instructions.md §3.2, §3.3). Reserved configurations change nothing.
+// Executes word on state (docs/isa/riscv-crypto.md §3.2, §3.3). Reserved configurations change nothing.
 ZvkStep run_zvk(std::uint32_t word, VectorState& state, const Options& options) noexcept;
 
 // The vector registers run_zvk may read and may write for word under vtype (bit r = v<r>). The trap adapter

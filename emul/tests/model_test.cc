@@ -17,13 +17,13 @@ const std::size_t kLengths[] = {0, 1, 3, 55, 56, 57, 63, 64, 65, 111, 112, 119, 
 
 class PheModel : public EmulatedTest {
  protected:
-  // The registers a completed multi-block instruction leaves (specs §1.5 items 5, 9).
+  // The registers a completed multi-block instruction leaves (docs/isa/padlock.md §1.5 items 5, 9).
   void expect_multi_block_registers(const PheOut& out, const std::uint8_t* data, std::size_t bytes) {
     EXPECT_EQ(out.rsi, data + bytes);
     EXPECT_EQ(out.rcx, 0u);
     EXPECT_EQ(out.rax, strict() ? kPoisonRax : kMultiBlock);
   }
-  // ... and a completed final-mode instruction (specs §1.5 item 6).
+  // ... and a completed final-mode instruction (docs/isa/padlock.md §1.5 item 6).
   void expect_final_registers(const PheOut& out, const std::uint8_t* rsi_after, std::uint64_t total) {
     EXPECT_EQ(out.rsi, rsi_after);
     EXPECT_EQ(out.rax, strict() ? kPoisonRax : total);
@@ -47,7 +47,7 @@ TEST_P(PheModel, MultiBlockMatchesOpenSsl) {
     if (via()) continue;  // XSHA512 is PHE2, Zhaoxin only
     const auto p512 = md_pad(msg, 128);
     StateBuffer s512(kIvSha512);
-    // XSHA512 is always multi-block (specs §1.5 item 4): the Zhaoxin patches leave RAX unset, so pass garbage.
+    // XSHA512 is always multi-block (padlock.md §1.5 item 4): the Zhaoxin patches leave RAX unset, so pass garbage.
     PheOut out = rep_phe<kOpXsha512>(12345, p512.size() / 128, p512.data(), s512.bytes);
     EXPECT_EQ(out.rsi, p512.data() + p512.size());
     EXPECT_EQ(out.rcx, 0u);
@@ -97,7 +97,7 @@ TEST_P(PheModel, FinalAfterMultiBlockPrefixMatchesOpenSsl) {
   }
 }
 
-// Empty final: Zhaoxin leaves everything untouched (specs §1.3 root cause 1), VIA pads to SHA("").
+// Empty final: Zhaoxin leaves everything untouched (docs/isa/padlock.md §1.3 root cause 1), VIA pads to SHA("").
 TEST_P(PheModel, FinalEmptyMessageFollowsProfile) {
   const std::uint8_t* nothing = reinterpret_cast<const std::uint8_t*>(16);  // never dereferenced
   StateBuffer s1(kIvSha1), s256(kIvSha256);
@@ -128,7 +128,7 @@ TEST_P(PheModel, MultiBlockZeroCountTouchesNoMemory) {
   EXPECT_EQ(completed_since(Insn::xsha256), via() ? 1u : 2u);
 }
 
-// Reads exactly the bytes consumed (specs §1.5 item 10): input ending at a guard page is fine in every mode.
+// Reads exactly the bytes consumed (padlock.md §1.5 item 10): input ending at a guard page is fine in every mode.
 TEST_P(PheModel, ReadsExactlyTheConsumedBytes) {
   for (std::size_t len : {std::size_t{1}, std::size_t{64}, std::size_t{130}, std::size_t{257}}) {
     SCOPED_TRACE(len);
@@ -149,7 +149,7 @@ TEST_P(PheModel, ReadsExactlyTheConsumedBytes) {
   }
 }
 
-// Bytes written at RDI (specs §1.5 item 8): Zhaoxin 32/32/64 with XSHA1's 12 zero bytes; VIA 128 (probe or
+// Bytes written at RDI (padlock.md §1.5 item 8): Zhaoxin 32/32/64 with XSHA1's 12 zero bytes; VIA 128 (probe or
 // poison). Nothing beyond is touched.
 TEST_P(PheModel, WriteWidthFollowsProfile) {
   const auto block = message(128, 5);
@@ -217,7 +217,7 @@ TEST(PheModelDeath, UndefinedOpcodesStillRaiseSigill) {
       ::testing::KilledBySignal(SIGILL), "");
 }
 
-// A caller that asks for more blocks than it has (the GnuTLS check_phe_partial probe, specs §1.2) hits the guard.
+// A caller that asks for more blocks than it has (the GnuTLS check_phe_partial probe, padlock.md §1.2.2) hits the guard.
 TEST(PheModelDeath, OverReadHitsGuardPage) {
   GuardedBuffer data(64);
   StateBuffer s(kIvSha256);

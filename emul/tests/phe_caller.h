@@ -8,7 +8,7 @@
 
 namespace shakedown::emul::test {
 
-// Last byte of F3 0F A6 xx (specs/instructions.md §1.1).
+// Last byte of F3 0F A6 xx (docs/isa/padlock.md §1.1).
 inline constexpr unsigned char kOpXsha1 = 0xc8, kOpXsha256 = 0xd0, kOpXsha384 = 0xd8, kOpXsha512 = 0xe0;
 inline constexpr std::uint64_t kMultiBlock = ~std::uint64_t{0};
 
@@ -18,7 +18,7 @@ struct PheOut {
   const std::uint8_t* rsi;
 };
 
-// Correct use: RAX, RCX, RSI in/out, RDI input, memory clobbered (specs §1.5 item 9).
+// Correct use: RAX, RCX, RSI in/out, RDI input, memory clobbered (docs/isa/padlock.md §1.5 item 9).
 template <unsigned char Op>
 inline PheOut rep_phe(std::uint64_t rax, std::uint64_t rcx, const void* rsi, void* rdi) {
   const std::uint8_t* src = static_cast<const std::uint8_t*>(rsi);
@@ -35,7 +35,7 @@ inline constexpr std::uint64_t kIvSha512[8] = {0x6a09e667f3bcc908, 0xbb67ae8584c
                                                0xa54ff53a5f1d36f1, 0x510e527fade682d1, 0x9b05688c2b3e6c1f,
                                                0x1f83d9abfb41bd6b, 0x5be0cd19137e2179};
 
-// A 16-byte aligned 128-byte state buffer (the VIA size, specs §1.2) with a sentinel after the state.
+// A 16-byte aligned 128-byte state buffer (the VIA size, docs/isa/padlock.md §1.2.4) with a sentinel after the state.
 struct alignas(16) StateBuffer {
   std::uint8_t bytes[256];
   static constexpr std::uint8_t kSentinel = 0x5c;

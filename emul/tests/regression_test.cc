@@ -14,7 +14,7 @@ class Regression : public ::testing::Test {
   void TearDown() override { uninstall(); }
 };
 
-// (1) linux padlock_sha256_finup on an empty message (Debian #1103397/#1113996, specs §1.3 root cause 1): the IV is
+// (1) linux padlock_sha256_finup on an empty message (Debian #1103397/#1113996, padlock.md §1.3 root cause 1): the IV is
 // copied into the buffer and final mode runs with RAX = RCX = 0. Zhaoxin does nothing, so the "digest" is the IV.
 std::vector<std::uint8_t> padlock_driver_empty_sha256() {
   StateBuffer result(kIvSha256);
@@ -32,7 +32,7 @@ TEST_F(Regression, PadlockDriverEmptyFinalReturnsTheIvOnZhaoxin) {
   EXPECT_EQ(hex(padlock_driver_empty_sha256()), hex(openssl("SHA256", {})));
 }
 
-// (2) struct sha1_state { u32 state[5]; u64 count; ... } hashed in place (commit 63dc06cd12f9, specs §1.3 root
+// (2) struct sha1_state { u32 state[5]; u64 count; ... } hashed in place (commit 63dc06cd12f9, padlock.md §1.3 root
 // cause 2): Zhaoxin's 32-byte XSHA1 write zeroes `count`.
 struct alignas(16) Sha1StateLikeLinux {
   std::uint32_t state[5];
@@ -51,7 +51,7 @@ TEST_F(Regression, Xsha1ClobbersTheFieldAfterA20ByteState) {
   EXPECT_EQ(st.count, 0u) << "the 12 zero bytes after the SHA-1 state must land on the next field";
 }
 
-// The VIA variant of the same mistake: a 32-byte state buffer where VIA wants 128 writable bytes (specs §1.2).
+// The VIA variant of the same mistake: a 32-byte state buffer where VIA wants 128 writable bytes (padlock.md §1.2.4).
 TEST_F(Regression, ViaStateBufferSmallerThan128BytesHitsGuardPage) {
   GuardedBuffer state(32);  // page end - 32: 16-byte aligned
   std::memcpy(state.data(), kIvSha256, 32);
@@ -221,7 +221,7 @@ TEST_F(Regression, RcxDeclaredInputOnlyIsCaughtInFinalModeByStrictMode) {
       "");  // the poisoned length runs into the guard page after b
 }
 
-// (4) A misaligned state buffer faults with a diagnostic (specs §1.5 item 2), in every profile.
+// (4) A misaligned state buffer faults with a diagnostic (docs/isa/padlock.md §1.5 item 2), in every profile.
 TEST_F(Regression, MisalignedStateBufferFaults) {
   const auto block = message(64);
   StateBuffer s(kIvSha256);

@@ -19,7 +19,7 @@ using detail::run_zvk;
 using detail::VectorState;
 using detail::ZvkOutcome;
 
-// ---- Instruction words, built independently of arch/riscv64/zvk_insn.h (specs/instructions.md §3.1) ----
+// ---- Instruction words, built independently of arch/riscv64/zvk_insn.h (docs/isa/riscv-crypto.md §3.1) ----
 constexpr std::uint32_t opp(std::uint32_t funct6, unsigned vd, unsigned vs2, unsigned vs1, unsigned vm = 1) {
   return funct6 << 26 | vm << 25 | vs2 << 20 | vs1 << 15 | 2u << 12 | vd << 7 | 0x77;
 }
@@ -30,7 +30,7 @@ constexpr std::uint32_t opv(std::uint32_t funct6, unsigned vd, unsigned vs2, uns
 constexpr std::uint32_t vsha2ms(unsigned vd, unsigned vs2, unsigned vs1) { return opp(0x2d, vd, vs2, vs1); }
 constexpr std::uint32_t vsha2ch(unsigned vd, unsigned vs2, unsigned vs1) { return opp(0x2e, vd, vs2, vs1); }
 constexpr std::uint32_t vsha2cl(unsigned vd, unsigned vs2, unsigned vs1) { return opp(0x2f, vd, vs2, vs1); }
-// The words clang-19 assembles for vd = v1, vs2 = v2, vs1 = v3 (platform-facts.md, riscv64).
+// The words clang-19 assembles for vd = v1, vs2 = v2, vs1 = v3 (docs/isa/riscv-crypto.md §3.1).
 static_assert(vsha2ms(1, 2, 3) == 0xb621a0f7 && vsha2ch(1, 2, 3) == 0xba21a0f7 && vsha2cl(1, 2, 3) == 0xbe21a0f7);
 
 // vtype (RVV 1.0 §3.4): vsew 5:3, vlmul 2:0, vta 6, vma 7.
@@ -148,7 +148,7 @@ TEST(ZvkModel, Sha256BlocksMatchTheReferenceAndNist) {
 }
 
 TEST(ZvkModel, Sha512BlocksMatchTheReferenceAndNistAtLmul2And1) {
-  // VLEN 128 needs LMUL 2 for EGW 256; from VLEN 256 LMUL 1 (specs §3.2).
+  // VLEN 128 needs LMUL 2 for EGW 256; from VLEN 256 LMUL 1 (docs/isa/riscv-crypto.md §3.2.1).
   for (auto [vlenb, lmul_log2] : {std::pair<std::size_t, int>{16, 1}, {32, 0}, {32, 1}, {128, 0}}) {
     Machine m(vlenb, vtype(64, lmul_log2), 4);
     std::uint64_t h[8], want[8];
@@ -169,7 +169,7 @@ TEST(ZvkModel, Sha512BlocksMatchTheReferenceAndNistAtLmul2And1) {
   }
 }
 
-// Every reserved rule of specs §3.3 item 3, each on an otherwise legal instruction; nothing may change.
+// Every reserved rule of riscv-crypto.md §3.3 item 3, each on an otherwise legal instruction; nothing may change.
 TEST(ZvkModel, ReservedEncodingsAreIllegalAndChangeNothing) {
   struct Case {
     const char* what;

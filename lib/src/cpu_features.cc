@@ -63,7 +63,7 @@ CpuFeatures parse_assumed_features(std::string_view text) {
     start = comma + 1;
     if (item.empty()) fail(Errc::bad_environment, "empty item");
     if (item == "zhaoxin-phe") {
-      // Zhaoxin family 7 with PHE and PHE2 present and enabled (specs/instructions.md §1.4).
+      // Zhaoxin family 7 with PHE and PHE2 present and enabled (docs/isa/padlock.md §1.4).
       out.vendor = "  Shanghai  ";
       out.family = 7;
       for (CpuFeature f : {CpuFeature::x86_phe, CpuFeature::x86_phe_en, CpuFeature::x86_phe2, CpuFeature::x86_phe2_en})

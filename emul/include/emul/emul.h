@@ -3,7 +3,7 @@
 // The backend's real inline asm executes unmodified; when the CPU raises #UD the handler decodes the
 // instruction from the signal context, performs its architectural effect (registers and memory) with an
 // independent model, and resumes. Never linked into the library: the library never installs a handler.
-// Design, profiles and measured costs: emul/README.md. Semantics: specs/instructions.md §0, §1.5.
+// Design, profiles and measured costs: emul/README.md. Semantics: docs/isa/README.md (§0, §1.5, §2.3, §3.3).
 #pragma once
 
 #include <array>
@@ -17,11 +17,11 @@ namespace shakedown::emul {
 // Every instruction kind a model can emulate (counters are kept per kind, SHAKEDOWN_EMULATE_REQUIRE
 // names them). One list for all arches so that counters, names and requirements stay arch-neutral.
 enum class Insn : std::uint8_t {
-  // x86-64 PadLock PHE (model "phe", specs §1).
-  xsha1,    // F3 0F A6 C8 (specs §1.1)
+  // x86-64 PadLock PHE (model "phe", docs/isa/padlock.md §1).
+  xsha1,    // F3 0F A6 C8 (docs/isa/padlock.md §1.1)
   xsha256,  // F3 0F A6 D0
   xsha512,  // F3 0F A6 E0 (Zhaoxin PHE2)
-  // s390x CPACF (model "cpacf", specs §2): one kind per instruction and function group.
+  // s390x CPACF (model "cpacf", docs/isa/cpacf.md §2): one kind per instruction and function group.
   kimd_query,   // KIMD/KLMD fc 0 (only reached where the query itself traps)
   kimd_sha1,    // KIMD fc 1
   kimd_sha256,  // KIMD fc 2
@@ -32,7 +32,7 @@ enum class Insn : std::uint8_t {
   klmd_sha512,  // KLMD fc 3
   klmd_sha3,    // KLMD fc 0x20..0x23
   klmd_shake,   // KLMD fc 0x24, 0x25 (squeezes to R1)
-  // riscv64 vector crypto (model "zvk", specs §3).
+  // riscv64 vector crypto (model "zvk", docs/isa/riscv-crypto.md §3).
   vsha2ms,
   vsha2ch,
   vsha2cl,
@@ -58,7 +58,7 @@ std::string_view model_arch(Model model) noexcept;
 bool model_supported_here(Model model) noexcept;
 
 // CPACF function groups a "cpacf" profile emulates (bit set); anything else re-raises, as on a machine
-// whose query does not list the function (specs §2.3 item 2).
+// whose query does not list the function (docs/isa/cpacf.md §2.3 item 2).
 enum CpacfFunctions : std::uint32_t {
   kCpacfSha1 = 1u << 0,
   kCpacfSha256 = 1u << 1,
@@ -67,10 +67,10 @@ enum CpacfFunctions : std::uint32_t {
   kCpacfAll = kCpacfSha1 | kCpacfSha256 | kCpacfSha512 | kCpacfSha3,
 };
 
-// riscv64 vector-crypto profile: SEW=64 vsha2* is reserved under Zvknha alone (specs §3.2).
+// riscv64 vector-crypto profile: SEW=64 vsha2* is reserved under Zvknha alone (docs/isa/riscv-crypto.md §3.2.1).
 enum class ZvkProfile : std::uint8_t { zvknha, zvknhb };
 
-// PadLock vendor behaviour (specs §1.2, §1.3, §1.5 items 7-8).
+// PadLock vendor behaviour (docs/isa/padlock.md §1.2, §1.3, §1.5 items 7-8).
 enum class PheProfile : std::uint8_t {
   // Zhaoxin family 7: RCX = 0 is a no-op with no memory write; XSHA1 writes 32 bytes (20 state + 12 zero);
   // XSHA256 writes 32 bytes, XSHA512 writes 64 bytes.
@@ -84,13 +84,13 @@ struct Options {
   Model model = Model::phe;
   // --- phe ---
   PheProfile profile = PheProfile::zhaoxin;
-  // Strict (specs §1.5 items 4, 6, 8, 9): RAX (and RCX in final mode) are poisoned when the instruction
+  // Strict (docs/isa/padlock.md §1.5 items 4, 6, 8, 9): RAX (and RCX in final mode) are poisoned when the instruction
   // completes, so asm that declares them input-only breaks; the VIA scratch area is poisoned, not probed.
   bool strict = false;
   // --- phe and cpacf ---
   // > 0: each execution processes at most this many blocks and then stops part-way, registers updated:
-  // phe resumes at the same instruction like an interrupted REP instruction (specs §1.5 item 11); cpacf
-  // completes with condition code 3 so the caller's `brc 1` loop must re-execute (specs §2.3 item 9).
+  // phe resumes at the same instruction like an interrupted REP instruction (docs/isa/padlock.md §1.5 item 11); cpacf
+  // completes with condition code 3 so the caller's `brc 1` loop must re-execute (docs/isa/cpacf.md §2.3 item 9).
   // 0: run to completion.
   std::uint64_t interrupt_blocks = 0;
   // --- cpacf ---
@@ -98,7 +98,7 @@ struct Options {
   // --- zvk ---
   ZvkProfile zvk_profile = ZvkProfile::zvknhb;
   // Tail-agnostic writes (vta = 1) fill tail elements with all ones, as the spec allows, so code that
-  // relies on tail values breaks (specs §3.3 item 4). With vta = 0 tails are always kept.
+  // relies on tail values breaks (docs/isa/riscv-crypto.md §3.3 item 4). With vta = 0 tails are always kept.
   bool tail_ones = false;
 };
 

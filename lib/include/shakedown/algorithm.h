@@ -23,7 +23,7 @@ enum class Algorithm {
   shake256,
 };
 
-// Backend families: one block-function seam each (DESIGN.md "The seam").
+// Backend families: one block-function seam each (docs/design.md "The seam").
 enum class Family { sha256, sha512, keccak };
 
 inline constexpr std::array<Algorithm, 12> kAllAlgorithms = {

@@ -13,7 +13,7 @@
 
 namespace shakedown {
 
-// The seam (DESIGN.md): arch code only ever provides these functions. State words are
+// The seam (docs/design.md): arch code only ever provides these functions. State words are
 // native-endian; data is the raw message. nblocks may be 0 (must not touch memory then).
 using Sha256BlocksFn = void (*)(std::uint32_t h[8], const std::uint8_t* data, std::size_t nblocks);
 using Sha512BlocksFn = void (*)(std::uint64_t h[8], const std::uint8_t* data, std::size_t nblocks);

@@ -25,7 +25,7 @@ enum class CpuFeature : std::uint8_t {
   x86_avx512bw,
   x86_os_ymm,    // XCR0 has SSE|AVX state (bits 1,2): the OS saves YMM
   x86_os_zmm,    // XCR0 has opmask|ZMM_Hi256|Hi16_ZMM (bits 5,6,7) as well
-  // Centaur leaf 0xC0000001 EDX (specs/instructions.md §1.4).
+  // Centaur leaf 0xC0000001 EDX (docs/isa/padlock.md §1.4).
   x86_phe,       // bit 10
   x86_phe_en,    // bit 11
   x86_phe2,      // bit 25 (Zhaoxin SHA-384/512; not in mainline Linux headers)
@@ -34,13 +34,13 @@ enum class CpuFeature : std::uint8_t {
   arm_sha2,      // HWCAP_SHA2   1<<6
   arm_sha512,    // HWCAP_SHA512 1<<21
   arm_sha3,      // HWCAP_SHA3   1<<17
-  // riscv64: AT_HWCAP 'V', hwprobe IMA_EXT_0 bits (specs §3.2), scalar Zknh.
+  // riscv64: AT_HWCAP 'V', hwprobe IMA_EXT_0 bits (docs/isa/riscv-crypto.md §3.4), scalar Zknh.
   rv_v,
   rv_zknh,
   rv_zvknha,
   rv_zvknhb,
   rv_zvkb,
-  // s390x: CPACF KIMD/KLMD query results (specs §2), all-or-nothing per set.
+  // s390x: CPACF KIMD/KLMD query results (docs/isa/cpacf.md §2.4), all-or-nothing per set.
   s390_sha256,   // KIMD and KLMD fc 2
   s390_sha512,   // KIMD and KLMD fc 3
   s390_sha3,     // KIMD and KLMD fc 0x20..0x25 (SHA3-224..512, SHAKE128/256)
