@@ -12,9 +12,8 @@ if(NOT TARGET shakedown_emul OR NOT CMAKE_CROSSCOMPILING OR NOT SHAKEDOWN_QEMU)
 endif()
 
 set(_zvk_suites shakedown_vectors_tests shakedown_diff_tests)
-# Measured at VLEN 128 with the adapter of the time (about 12 us per emulated instruction, 2.9 M traps for
-# the diff suite): the full suites would take about 25 min per VLEN (HashDiff.EveryLength0To4096 alone 230 s
-# per algorithm, Consolidated 80 s) — still ~10 min at today's ~5 us — so the emulated runs keep SHA-256 and SHA-512 (the other four
+# The full suites would take about 10 min per VLEN even at today's ~5 us per trap (the measurements:
+# docs/history.md §1), so the emulated runs keep SHA-256 and SHA-512 (the other four
 # algorithms share their block functions) and leave out the tests that hash every length 0..4096, the
 # LongMsg/Monte/NIST-HMAC files (thousands of blocks each; ShortMsg and Wycheproof HMAC stay) and
 # SignalDiff (under QEMU 7.2 almost all of a hash runs inside the SIGILL handler with signals deferred, so

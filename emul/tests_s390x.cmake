@@ -35,7 +35,7 @@ endfunction()
 cpacf_add_suite_variant(cpacf max "cpacf:sha256,sha3" "s390_sha256,s390_sha3,s390_sha512"
   "kimd_sha256=100,${_cpacf_require_keccak}")
 # CC3 after every block: every KIMD/KLMD retry loop runs; with MSA12 assumed, the NIP/DUFOP path too. Both
-# suites: a trap per block (1.7 M in the differential suite) costs about 25 s since the model's Keccak was unrolled.
+# suites: a trap per block (1.7 M in the differential suite) costs about 25 s (docs/history.md §2).
 cpacf_add_suite_variant(cpacf-interrupt1-msa12 max "cpacf:sha256,sha3,interrupt=1"
   "s390_sha256,s390_sha3,s390_sha512,s390_msa12" "kimd_sha256=100,${_cpacf_require_keccak}")
 # QEMU's SHA-512 disabled: the emulated KIMD-SHA-512 runs instead of QEMU's (the same suites ran it QEMU-native in

@@ -47,8 +47,8 @@ struct Sha2Vars {
 // next round swaps their roles, so no MOV is needed to carry it; `ab` holds Ch until then. Why
 // asm: the order matters on Zen 4, which runs rorx on two of its four ALUs only (measured 2/cycle)
 // and issues the oldest ready operation first. The e chain (Σ1 -> T1 -> d + T1, 5 operations)
-// goes first and Σ0 last; this order measured ~7% faster for SHA-256 and ~6% for SHA-512 than
-// the same operations in compiler order (bench vs OpenSSL, same process, interleaved).
+// goes first and Σ0 last; this order is faster than the same operations in compiler order
+// (measured: docs/history.md §3).
 #define SHAKEDOWN_SHA2_ROUND(a, b, c, d, e, f, g, h, bc, ab, i)               \
   "rorx %[s10], %[" #e "], %[y0]\n\t"                                       \
   "rorx %[s11], %[" #e "], %[y1]\n\t"                                       \
