@@ -8,7 +8,7 @@ namespace {
 
 // Pure predicates (cpu.cc fills the features; under QEMU 7.2 only the test override can supply Zknh and
 // Zvk*, see CMakeLists.txt). The vector backends need V itself, their extensions, Zvkb for vrev8, and
-// VLEN >= 128, the minimum the element groups fit in (SHA-256 LMUL 1, SHA-512 LMUL 2; riscv-crypto.md §3.2.1) and the
+// VLEN >= 128, the minimum the element groups fit in (SHA-256 LMUL 1, SHA-512 LMUL 2; docs/isa/riscv-crypto.md §3.2.1) and the
 // bound Linux lib/crypto/riscv uses.
 [[maybe_unused]] bool has_vlen128(const CpuFeatures& f) {
   return f.has(CpuFeature::rv_v) && f.vector_bytes >= 16 && f.has(CpuFeature::rv_zvkb);

@@ -6,7 +6,7 @@
 namespace shakedown::internal {
 namespace {
 
-// SEW = 64 makes an element group 256 bits wide (EGW), and LMUL * VLEN must reach it (riscv-crypto.md §3.2.1): at
+// SEW = 64 makes an element group 256 bits wide (EGW), and LMUL * VLEN must reach it (docs/isa/riscv-crypto.md §3.2.1): at
 // VLEN = 128 one register holds only two elements, so the groups are register pairs (LMUL = 2); from
 // VLEN = 256 on, one register holds the group (LMUL = 1). The code is the same for both (vl is 4 and all
 // groups start at even registers), only vtype differs. vlenb (CSR 0xC22) = VLEN / 8 (RVV 1.0 §3.6).

@@ -1,4 +1,4 @@
-// s390x signal-context adapter: GR0-15 from uc_mcontext.gregs, CC into psw.mask, psw.addr already past (cpacf.md §2.3).
+// s390x signal-context adapter: GR0-15 from uc_mcontext.gregs, CC into psw.mask, psw.addr already past (docs/isa/cpacf.md §2.3).
 #include <cstring>
 
 #include "cpacf_model.h"

@@ -1,4 +1,4 @@
-// x86-64 signal-context adapter: RIP/RAX/RCX/RSI/RDI from ucontext gregs, resume at RIP + 4 (trap-and-emulate.md §0.2).
+// x86-64 signal-context adapter: RIP/RAX/RCX/RSI/RDI from ucontext gregs, resume at RIP + 4 (docs/isa/trap-and-emulate.md §0.2).
 #include <cstring>
 
 #include "phe_model.h"

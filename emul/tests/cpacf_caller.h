@@ -64,7 +64,7 @@ CpacfRegs cpacf(std::uint64_t gr0, void* param, const void* src, std::size_t src
   return out;
 }
 
-// Whether QEMU itself implements a function code (the query never traps, cpacf.md §2.2): then no emulation happens.
+// Whether QEMU itself implements a function code (the query never traps, docs/isa/cpacf.md §2.2): then no emulation happens.
 bool qemu_implements(std::uint32_t opcode, unsigned fc);
 
 // OpenSSL oracles: a fixed digest by EVP name, and SHAKE output of any length ("SHAKE128"/"SHAKE256").
