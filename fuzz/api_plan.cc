@@ -1,4 +1,4 @@
-// Decoder and describe() for fuzz_api plans; shared by the fuzz targets and `shakedown repro`.
+// Decoder and describe() for fuzz_api plans; shared by the fuzz targets and shakedown-repro.
 #include "api_plan.h"
 
 #include <cstdio>

@@ -1,4 +1,4 @@
-// Decoder and describe() for fuzz_blocks plans; shared by the fuzz targets and `shakedown repro`.
+// Decoder and describe() for fuzz_blocks plans; shared by the fuzz targets and shakedown-repro.
 #include "blocks_plan.h"
 
 #include <array>

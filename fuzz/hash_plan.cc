@@ -1,4 +1,4 @@
-// Decoder and describe() for fuzz_hash plans; shared by the fuzz targets and `shakedown repro`.
+// Decoder and describe() for fuzz_hash plans; shared by the fuzz targets and shakedown-repro.
 #include "hash_plan.h"
 
 #include <algorithm>

@@ -16,7 +16,7 @@ const std::vector<std::string>& backends_of(Family family);
 // records (suite "fuzz", see tests/support.h) for the backend coverage gate.
 void count_run(Family family, std::size_t index);
 
-// LLVMFuzzerInitialize body shared by all targets, the standalone driver and `shakedown repro`:
+// LLVMFuzzerInitialize body shared by all targets, the standalone driver and shakedown-repro:
 // installs the emulators (when linked) and SHAKEDOWN_TEST_ASSUME, then prints the backends.
 void initialize(bool verbose);
 

@@ -1,4 +1,4 @@
-// The fuzz targets as data: name -> decode + describe + run, used by the entry points and `shakedown repro`.
+// The fuzz targets as data: name -> decode + describe + run, used by the entry points and shakedown-repro.
 #pragma once
 
 #include <cstddef>

@@ -1,4 +1,4 @@
-// Report formatting shared by the fuzz targets (before abort) and `shakedown repro`.
+// Report formatting shared by the fuzz targets (before abort) and shakedown-repro.
 #include "verdict.h"
 
 #include <algorithm>

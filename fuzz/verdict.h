@@ -31,7 +31,7 @@ std::optional<std::size_t> first_difference(std::span<const std::uint8_t> a, std
 
 std::string to_hex(std::span<const std::uint8_t> bytes, std::size_t max_bytes = 64);
 
-// The report printed before abort() and by `shakedown repro`: subject, runs that disagree, the
+// The report printed before abort() and by shakedown-repro: subject, runs that disagree, the
 // plan, and for each disagreement the first differing byte with context.
 std::string format_report(const Verdict& verdict, const std::string& plan_description);
 

@@ -2,23 +2,47 @@
 #include <cstdio>
 #include <string>
 
+#include "command_line.h"
 #include "commands.h"
 #include "shakedown/shakedown.h"
+#include "terminal_text.h"
 
 namespace shakedown::cli {
+namespace {
+
+constexpr const char* kBackendsHelp =
+    "Usage: shakedown backends\n"
+    "List the compiled backends of each family (sha256, sha512, keccak) in preference order, whether this\n"
+    "CPU can run each (and why not), which one new contexts use (*), and the CPU features detected.\n"
+    "SHAKEDOWN_BACKENDS (e.g. sha256=generic,keccak=-x86_64/bmi2) changes the selection; a malformed\n"
+    "value is an error (exit status 2).\n"
+    "\n"
+    "      --help     display this help and exit\n"
+    "      --version  output version information and exit\n";
+
+enum Id { kHelp, kVersion };
+constexpr OptionSpec kSpecs[] = {{kHelp, 0, "help", false}, {kVersion, 0, "version", false}};
+
+}  // namespace
 
 int backends(Args args) {
-  if (!args.empty()) {
-    std::fprintf(stderr, "shakedown backends: takes no arguments\n");
-    return kUsage;
+  const CommandLine cl = parse_command_line(args, kSpecs);
+  for (const ParsedOption& o : cl.options) {
+    if (o.id == kHelp) {
+      std::fputs(kBackendsHelp, stdout);
+      return kOk;
+    }
+    print_version();
+    return kOk;
   }
+  if (!cl.operands.empty()) throw UsageError("extra operand " + quoted(cl.operands.front(), Quotes::always));
   check_environment();  // a malformed SHAKEDOWN_BACKENDS is reported as an error, not ignored
   for (Family f : kAllFamilies) {
     std::printf("%s:\n", std::string(name(f)).c_str());
     for (const BackendStatus& s : shakedown::backends(f)) {
       const char* mark = s.selected ? "*" : " ";
       const char* state = s.available ? "available" : "unavailable";
-      std::printf("  %s %-16s %-12s %s\n", mark, s.name.c_str(), state, s.reason.c_str());
+      std::printf("  %s %-16s %-12s %s\n", mark, s.name.c_str(), state, printable(s.reason).c_str());
     }
   }
   std::printf("(* = selected for new contexts)\ncpu features:\n%s", describe(cpu_features()).c_str());

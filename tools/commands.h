@@ -8,14 +8,16 @@ namespace shakedown::cli {
 
 using Args = std::span<const std::string_view>;
 
-int sum(Args args);       // hash files or stdin
-int check(Args args);     // verify "DIGEST  FILE" lines
+int sum(Args args);       // hash files or stdin; with --check, verify lists (as check)
+int check(Args args);     // verify "DIGEST  FILE" lines (sum --check)
 int backends(Args args);  // compiled backends per family, availability, selection, CPU features
-int repro(Args args);     // replay fuzz inputs on every backend and name the one that diverges
 
-// Exit statuses shared by the subcommands.
+// "shakedown VERSION" on stdout, for every command's --version.
+void print_version();
+
+// Exit statuses shared by the subcommands (coreutils' for sum and check: 0 and 1).
 inline constexpr int kOk = 0;
-inline constexpr int kMismatch = 1;  // a checksum or a backend disagrees
-inline constexpr int kUsage = 2;     // bad arguments, unreadable or undecodable input
+inline constexpr int kFailure = 1;  // a digest did not match, an input could not be read, output could not be written
+inline constexpr int kUsage = 2;    // the command line (or SHAKEDOWN_BACKENDS) makes no sense: nothing was done
 
 }  // namespace shakedown::cli

@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""Command-line conventions of `shakedown` (issue #21, item 4): --help and --version for every command, GNU
+option forms, `sum -c` and `sum --help` as options rather than files, `--`, -B for backends, and the
+progress line on a terminal.
+
+Usage: options_test.py SHAKEDOWN"""
+import hashlib
+import os
+import pty
+import re
+import select
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from clitest import ABC_SHA256, ABC_SHA3_256, ABC_SHA512, ENV, run  # noqa: E402
+
+SHAKEDOWN = os.path.abspath(sys.argv[1])
+
+
+class Options(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="shakedown-options-")
+        self.addCleanup(shutil.rmtree, self.dir)
+        with open(os.path.join(self.dir, "abc"), "wb") as f:
+            f.write(b"abc")
+
+    def shakedown(self, *args, stdin=b""):
+        return run([SHAKEDOWN, *args], cwd=self.dir, stdin=stdin)
+
+    def test_help_and_version_for_every_command(self):
+        for command in (["sum"], ["check"], ["backends"], []):
+            with self.subTest(command=command):
+                r = self.shakedown(*command, "--help")
+                self.assertEqual((r.status, r.stderr), (0, b""), r.text())
+                self.assertTrue(r.stdout.startswith(b"Usage: shakedown " + " ".join(command).encode()), r.stdout)
+                r = self.shakedown(*command, "--version")
+                self.assertEqual((r.status, r.stderr), (0, b""), r.text())
+                self.assertRegex(r.stdout, rb"^shakedown \d+\.\d+\.\d+\n$")
+        for command in ("sum", "check", "backends"):
+            self.assertEqual(self.shakedown("help", command).stdout, self.shakedown(command, "--help").stdout)
+        self.assertEqual(self.shakedown("help").stdout, self.shakedown("--help").stdout)
+
+    def test_help_is_help_anywhere_on_the_line(self):
+        for args in (["sum", "abc", "--help"], ["sum", "--help", "no-such-file"], ["sum", "-a", "bogus", "--help"]):
+            with self.subTest(args=args):
+                r = self.shakedown(*args)
+                self.assertEqual(r.status, 0, r.text())
+                self.assertTrue(r.stdout.startswith(b"Usage: shakedown sum"))
+                self.assertNotIn(b"No such file", r.stderr)
+
+    def test_check_is_an_option_not_a_file(self):
+        with open(os.path.join(self.dir, "list"), "wb") as f:
+            f.write(ABC_SHA256 + b"  abc\n")
+        for args in (["sum", "-c", "list"], ["sum", "--check", "list"], ["sum", "list", "-c"], ["sum", "--ch", "list"],
+                     ["check", "list"], ["check", "-c", "list"]):
+            with self.subTest(args=args):
+                r = self.shakedown(*args)
+                self.assertEqual((r.status, r.stdout, r.stderr), (0, b"abc: OK\n", b""), r.text())
+
+    def test_double_dash_ends_options(self):
+        with open(os.path.join(self.dir, "-c"), "wb") as f:
+            f.write(b"abc")
+        r = self.shakedown("sum", "--", "-c")
+        self.assertEqual((r.status, r.stdout), (0, ABC_SHA256 + b"  -c\n"), r.text())
+
+    def test_algorithm_option_forms(self):
+        for args in (["-a", "sha512"], ["-asha512"], ["--algorithm=sha512"], ["--algorithm", "sha512"],
+                     ["--algo=sha512"], ["-a", "SHA-512"], ["abc", "-a", "sha512"]):
+            with self.subTest(args=args):
+                r = self.shakedown("sum", *[a for a in args if a != "abc"], "abc")
+                self.assertEqual((r.status, r.stdout), (0, ABC_SHA512 + b"  abc\n"), r.text())
+        r = self.shakedown("sum", "--algorithm=sha3-256", "--tag", "abc")
+        self.assertEqual(r.stdout, b"SHA3-256 (abc) = " + ABC_SHA3_256 + b"\n")
+
+    def test_clustered_flags(self):
+        with open(os.path.join(self.dir, "list"), "wb") as f:
+            f.write(b"junk\n" + ABC_SHA256 + b"  abc\n")
+        r = self.shakedown("sum", "-cw", "list")
+        self.assertEqual(r.stdout, b"abc: OK\n")
+        self.assertIn(b"list: 1: improperly formatted SHA256 checksum line", r.stderr)
+
+    def test_bad_options(self):
+        cases = [(["sum", "--bogus"], b"unrecognized option '--bogus'"),
+                 (["sum", "--st", "abc"], b"option '--st' is ambiguous; possibilities: '--status' '--strict'"),
+                 (["sum", "-x"], b"invalid option -- 'x'"),
+                 (["sum", "-a"], b"option requires an argument -- 'a'"),
+                 (["sum", "--algorithm"], b"option '--algorithm' requires an argument"),
+                 (["sum", "--tag=yes"], b"option '--tag' doesn't allow an argument"),
+                 (["sum", "-B", "", "abc"], b"the backend name is empty"),
+                 (["backends", "extra"], b"extra operand 'extra'"),
+                 (["nonesuch"], b"unknown command 'nonesuch'"),
+                 (["repro", "x"], b"crash reproduction is the shakedown-repro tool"),
+                 ([], b"missing command")]
+        for args, message in cases:
+            with self.subTest(args=args):
+                r = self.shakedown(*args)
+                self.assertEqual((r.status, r.stdout), (2, b""), r.text())
+                self.assertIn(message, r.stderr)
+                self.assertIn(b"Try 'shakedown", r.stderr)
+
+    def test_backend_option_and_binary_flag(self):
+        r = self.shakedown("sum", "-B", "generic", "-b", "abc")
+        self.assertEqual((r.status, r.stdout), (0, ABC_SHA256 + b" *abc\n"), r.text())
+        r = self.shakedown("sum", "--backend=generic", "-a", "sha3-256", "abc")
+        self.assertEqual(r.stdout, ABC_SHA3_256 + b"  abc\n", r.text())
+        r = self.shakedown("sum", "-B", "nonesuch", "abc")
+        self.assertEqual(r.status, 2)
+        self.assertIn(b"backend 'nonesuch' does not implement sha256 (sha256 backends: ", r.stderr)
+
+
+class Progress(unittest.TestCase):
+    """A progress line for inputs over 256 MiB, on stderr, only when stderr is a terminal."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.dir = tempfile.mkdtemp(prefix="shakedown-progress-")
+        cls.big = os.path.join(cls.dir, "big")
+        with open(cls.big, "wb") as f:
+            f.truncate(300 << 20)  # sparse: 300 MiB of zeros without the disk space
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.dir)
+
+    def test_progress_on_a_terminal(self):
+        primary, secondary = pty.openpty()
+        p = subprocess.Popen([SHAKEDOWN, "sum", self.big], stdout=subprocess.PIPE, stderr=secondary, env=ENV)
+        os.close(secondary)
+        shown = b""
+        while True:
+            ready, _, _ = select.select([primary], [], [], 120)
+            if not ready:
+                break
+            try:
+                chunk = os.read(primary, 4096)
+            except OSError:  # EIO: the tool closed the terminal
+                break
+            if not chunk:
+                break
+            shown += chunk
+        out, _ = p.communicate(timeout=120)
+        os.close(primary)
+        self.assertEqual(p.returncode, 0)
+        zeros = hashlib.sha256()
+        for _ in range(300):
+            zeros.update(bytes(1 << 20))
+        self.assertEqual(out, zeros.hexdigest().encode() + b"  " + self.big.encode() + b"\n")
+        self.assertRegex(shown, rb"\rshakedown sum: big: \d+ MiB of 300 MiB \(\d+%\)")
+        self.assertTrue(re.search(rb"\r *\r$", shown), shown)  # the line is erased at the end
+
+    def test_no_progress_when_stderr_is_not_a_terminal(self):
+        r = run([SHAKEDOWN, "sum", self.big])
+        self.assertEqual((r.status, r.stderr), (0, b""), r.text())
+
+
+if __name__ == "__main__":
+    unittest.main(argv=sys.argv[:1], verbosity=2)
