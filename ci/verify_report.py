@@ -16,6 +16,8 @@ import platform
 import re
 import sys
 
+import ct_coverage
+
 HOST_ARCH = {"amd64": "x86_64", "arm64": "aarch64"}.get(platform.machine().lower(), platform.machine().lower())
 
 
@@ -218,6 +220,8 @@ def main():
     legend = "v = vector checks, d = differential checks, f = fuzz executions (records from the suites)"
     print("\n".join(text))
     print(legend)
+    ct_lines, ct_json = ct_coverage.section(args.records, backends, HOST_ARCH, skipped_envs, args.out)
+    print("\n" + "\n".join(ct_lines))
     passed_tests = sum(1 for _, _, s in results if s == "Passed")
     print(f"ctest: {passed_tests} passed, {len(failed_tests)} failed, "
           f"{sum(1 for _, _, s in results if s in ('Skipped', 'Not Run'))} skipped")
@@ -241,11 +245,12 @@ def main():
                 f.write("| " + " | ".join(r) + " |\n")
             f.write("\n")
         f.write(f"\n{legend}\n\n")
+        f.write("\n".join(ct_lines) + "\n\n")
         f.write("## Gate\n\n" + ("\n".join("- " + p for p in problems) if problems else "all expectations met") + "\n")
     with open(os.path.join(args.out, "report.json"), "w", encoding="utf-8") as f:
         json.dump({"environments": env_order, "arch_of_environment": env_arch, "backends": backends,
                    "cells": {f"{b}@{env}": c for (b, env), c in cells.items()},
-                   "expectations": expect, "problems": problems,
+                   "expectations": expect, "problems": problems, "constant_time": ct_json,
                    "ctest": {"passed": passed_tests, "failed": [t for _, t in failed_tests]}}, f, indent=2)
     with open(os.path.join(args.out, "report.html"), "w", encoding="utf-8") as f:
         colour = {"pass": "#c8f7c5", "FAIL": "#f7c5c5", "-": "#eeeeee"}
@@ -263,7 +268,9 @@ def main():
                     f.write(f'<td style="background:{colour[c["result"]]}">{html.escape(cell_text(c))}</td>')
                 f.write("</tr>")
             f.write("</table>")
-        f.write(f"<p>{html.escape(legend)}</p><h2>Gate</h2><ul>")
+        ct_text = "\n".join(ct_lines)
+        f.write(f"<p>{html.escape(legend)}</p><pre>{html.escape(ct_text)}</pre>")
+        f.write("<h2>Gate</h2><ul>")
         f.write("".join(f"<li>{html.escape(p)}</li>" for p in problems) or "<li>all expectations met</li>")
         f.write("</ul>")
     print(f"\nreports: {args.out}/report.md, report.json, report.html")

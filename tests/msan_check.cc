@@ -70,8 +70,7 @@ constexpr std::size_t kMaxMessage = 4096 + 300;
 constexpr std::size_t kMaxOut = 512;  // XOF outputs up to several SHAKE128 blocks
 std::uint8_t g_message[kMaxMessage];
 int g_failures = 0;
-char g_records[64 * 1024];  // execution records, written at the end (no std::string: see the top comment)
-std::size_t g_records_len = 0;
+shakedown::test::RecordBuffer g_records;  // execution records, written at the end
 unsigned long long g_checks = 0;
 
 // Deterministic split sizes (xorshift), so a failure reproduces.
@@ -184,26 +183,24 @@ unsigned long long check_backend(Algorithm alg, std::string_view backend) {
   return checks;
 }
 
-template <typename Table>
-void check_family(Family family, Table table, const char* env) {
-  const auto& features = shakedown::cpu_features();
-  const std::string_view fam = shakedown::name(family);
-  for (const auto& b : table) {
-    if (!b.info.available(features)) {
-      std::printf("  %-7.*s %-16.*s not available on this CPU\n", static_cast<int>(fam.size()), fam.data(),
-                  static_cast<int>(b.info.name.size()), b.info.name.data());
-      continue;
-    }
+// Every backend of every family: run or, when this CPU (as the tool presents it) lacks it, say so.
+void check_all_backends() {
+  using shakedown::test::print_backend_row;
+  auto unavailable = [](Family family, const auto& b) {
+    print_backend_row(family, b.info.name, "not available on this CPU");
+  };
+  auto run = [](Family family, const auto& b) {
     if (SHAKEDOWN_MSAN) {
       const Algorithm probe = family == Family::sha256 ? Algorithm::sha256
                               : family == Family::sha512 ? Algorithm::sha512 : Algorithm::sha3_256;
       const bool caught = msan_catches_uninitialised_message(b, probe);
-      std::printf("  %-7.*s %-16.*s uninitialised message: %s\n", static_cast<int>(fam.size()), fam.data(),
-                  static_cast<int>(b.info.name.size()), b.info.name.data(),
-                  caught ? "reported by MSan" : "NOT reported (the shadow is lost in this backend)");
+      print_backend_row(family, b.info.name,
+                        caught ? "uninitialised message: reported by MSan"
+                               : "uninitialised message: NOT reported (the shadow is lost in this backend)");
       // A backend MSan cannot see through proves nothing here: asm must carry the shadow
       // (lib/src/internal/msan.h), so this is a failure, not a note.
       if (!caught) {
+        const std::string_view fam = shakedown::name(family);
         std::fprintf(stderr, "MSan did not report an uninitialised message through %.*s/%.*s\n",
                      static_cast<int>(fam.size()), fam.data(), static_cast<int>(b.info.name.size()),
                      b.info.name.data());
@@ -212,27 +209,13 @@ void check_family(Family family, Table table, const char* env) {
     }
     for (Algorithm alg : shakedown::kAllAlgorithms) {
       if (shakedown::family_of(alg) != family) continue;
-      unsigned long long n = check_backend(alg, b.info.name);
+      const unsigned long long n = check_backend(alg, b.info.name);
       g_checks += n;
-      std::printf("  %-7.*s %-16.*s %-11.*s %llu checks\n", static_cast<int>(shakedown::name(family).size()),
-                  shakedown::name(family).data(), static_cast<int>(b.info.name.size()), b.info.name.data(),
-                  static_cast<int>(shakedown::name(alg).size()), shakedown::name(alg).data(), n);
       // The coverage gate's execution record (tests/support.cc format), appended in one locked write at exit.
-      const std::size_t room = sizeof g_records - g_records_len;
-      const int n_written = std::snprintf(g_records + g_records_len, room,
-                     "{\"suite\":\"msan\",\"family\":\"%.*s\",\"backend\":\"%.*s\",\"check\":\"%.*s:digest\","
-                     "\"count\":%llu,\"env\":\"%s\",\"arch\":\"%s\"}\n",
-                     static_cast<int>(shakedown::name(family).size()), shakedown::name(family).data(),
-                     static_cast<int>(b.info.name.size()), b.info.name.data(),
-                     static_cast<int>(shakedown::name(alg).size()), shakedown::name(alg).data(), n, env,
-                     shakedown::test::record_arch());
-      if (n_written < 0 || static_cast<std::size_t>(n_written) >= room) {
-        std::fprintf(stderr, "msan_check: record buffer full\n");
-        std::exit(2);
-      }
-      g_records_len += static_cast<std::size_t>(n_written);
+      if (!g_records.report("msan", alg, b.info.name, "digest", n)) std::exit(2);
     }
-  }
+  };
+  shakedown::test::for_each_backend(unavailable, run);
 }
 
 }  // namespace
@@ -246,15 +229,8 @@ int main() {
   }
   for (std::size_t i = 0; i < kMaxMessage; ++i) g_message[i] = static_cast<std::uint8_t>(i * 131 + (i >> 8));
   std::printf("msan_check: MemorySanitizer %s\n", SHAKEDOWN_MSAN ? "on" : "off (plain differential run)");
-  const char* env = std::getenv("SHAKEDOWN_ENV_NAME");
-  check_family(Family::sha256, shakedown::sha256_backends(), env ? env : "");
-  check_family(Family::sha512, shakedown::sha512_backends(), env ? env : "");
-  check_family(Family::keccak, shakedown::keccak_backends(), env ? env : "");
-  const char* record_path = std::getenv("SHAKEDOWN_RECORD");
-  if (record_path && *record_path && !shakedown::test::append_records(record_path, g_records, g_records_len)) {
-    std::fprintf(stderr, "msan_check: cannot append records to %s\n", record_path);
-    return 2;
-  }
+  check_all_backends();
+  if (!g_records.flush()) return 2;
   std::printf("msan_check: %llu checks, %d mismatches\n", g_checks, g_failures);
   return g_failures == 0 && g_checks > 0 ? 0 : 1;
 }

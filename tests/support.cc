@@ -180,6 +180,63 @@ void flush_records() {
   r.counts.clear();
 }
 
+void print_backend_row(Family family, std::string_view backend, std::string_view text) noexcept {
+  std::printf("  %-7.*s %-16.*s %.*s\n", static_cast<int>(name(family).size()), name(family).data(),
+              static_cast<int>(backend.size()), backend.data(), static_cast<int>(text.size()), text.data());
+}
+
+bool RecordBuffer::add(std::string_view suite, Family family, std::string_view backend, std::string_view check,
+                       unsigned long long count) noexcept {
+  char safe_check[256];
+  std::size_t n = 0;
+  for (char c : check)
+    if (n + 1 < sizeof safe_check) safe_check[n++] = (c == '"' || c == '\\') ? '\'' : c;
+  const char* env = std::getenv("SHAKEDOWN_ENV_NAME");
+  const std::string_view fam = name(family);
+  const std::size_t room = sizeof text_ - len_;
+  const int written = std::snprintf(
+      text_ + len_, room,
+      "{\"suite\":\"%.*s\",\"family\":\"%.*s\",\"backend\":\"%.*s\",\"check\":\"%.*s\",\"count\":%llu,"
+      "\"env\":\"%s\",\"arch\":\"%s\"}\n",
+      static_cast<int>(suite.size()), suite.data(), static_cast<int>(fam.size()), fam.data(),
+      static_cast<int>(backend.size()), backend.data(), static_cast<int>(n), safe_check, count, env ? env : "",
+      record_arch());
+  if (written < 0 || static_cast<std::size_t>(written) >= room) {
+    std::fprintf(stderr, "shakedown: record buffer full\n");
+    return false;
+  }
+  len_ += static_cast<std::size_t>(written);
+  return true;
+}
+
+bool RecordBuffer::add(std::string_view suite, Algorithm alg, std::string_view backend, std::string_view check,
+                       unsigned long long count) noexcept {
+  char alg_check[128];
+  const int n = std::snprintf(alg_check, sizeof alg_check, "%.*s:%.*s", static_cast<int>(name(alg).size()),
+                              name(alg).data(), static_cast<int>(check.size()), check.data());
+  if (n < 0 || static_cast<std::size_t>(n) >= sizeof alg_check) return false;
+  return add(suite, family_of(alg), backend, {alg_check, static_cast<std::size_t>(n)}, count);
+}
+
+bool RecordBuffer::report(std::string_view suite, Algorithm alg, std::string_view backend, std::string_view check,
+                          unsigned long long count) noexcept {
+  char text[64];
+  std::snprintf(text, sizeof text, "%-11.*s %llu checks", static_cast<int>(name(alg).size()), name(alg).data(), count);
+  print_backend_row(family_of(alg), backend, text);
+  return add(suite, alg, backend, check, count);
+}
+
+bool RecordBuffer::flush() noexcept {
+  const char* path = std::getenv("SHAKEDOWN_RECORD");
+  if (path == nullptr || *path == '\0') return true;
+  if (!append_records(path, text_, len_)) {
+    std::fprintf(stderr, "shakedown: cannot append execution records to %s\n", path);
+    return false;
+  }
+  len_ = 0;
+  return true;
+}
+
 std::size_t scaled(std::size_t iterations, std::size_t minimum) {
   const char* e = std::getenv("SHAKEDOWN_TEST_SCALE");
   double scale = e ? std::strtod(e, nullptr) : 1.0;

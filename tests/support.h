@@ -72,6 +72,49 @@ bool append_records(const char* path, const char* text, std::size_t len) noexcep
 // Writes the records now (also done automatically at exit).
 void flush_records();
 
+// The walk of the drivers that must not allocate through libstdc++ (tests/msan_check.cc, tests/ct_check.cc) over
+// every compiled backend, family by family in table order: available(family, b) for those this CPU runs,
+// unavailable(family, b) for the others.
+template <typename Unavailable, typename Available>
+void for_each_backend(Unavailable unavailable, Available available) {
+  const CpuFeatures& features = cpu_features();
+  auto walk = [&](Family family, auto table) {
+    for (const auto& b : table) {
+      if (b.info.available(features))
+        available(family, b);
+      else
+        unavailable(family, b);
+    }
+  };
+  walk(Family::sha256, sha256_backends());
+  walk(Family::sha512, sha512_backends());
+  walk(Family::keccak, keccak_backends());
+}
+// One row of those drivers' output: "  family  backend  text".
+void print_backend_row(Family family, std::string_view backend, std::string_view text) noexcept;
+
+// Record lines in a fixed buffer, for the drivers that must not allocate through libstdc++ (the MSan and
+// constant-time drivers, tests/msan_check.cc and tests/ct_check.cc): the same line format as record().
+class RecordBuffer {
+ public:
+  // Formats one line (env from SHAKEDOWN_ENV_NAME); false, with a message, when the buffer is full.
+  // check is free text: quotes and backslashes in it become apostrophes, so that the line stays valid JSON.
+  bool add(std::string_view suite, Family family, std::string_view backend, std::string_view check,
+           unsigned long long count) noexcept;
+  // The check of one algorithm, "ALGORITHM:check", like record(suite, alg, ...).
+  bool add(std::string_view suite, Algorithm alg, std::string_view backend, std::string_view check,
+           unsigned long long count) noexcept;
+  // Appends every line to SHAKEDOWN_RECORD when it is set; false, with a message, when it cannot be written.
+  bool flush() noexcept;
+  // A driver's result for one (algorithm, backend): prints its row "... ALGORITHM  N checks" and adds the record.
+  bool report(std::string_view suite, Algorithm alg, std::string_view backend, std::string_view check,
+              unsigned long long count) noexcept;
+
+ private:
+  char text_[64 * 1024];
+  std::size_t len_ = 0;
+};
+
 // Iteration scaling: SHAKEDOWN_TEST_SCALE (default 1; ci/verify --deep raises it; QEMU runs lower it
 // with values below 1, e.g. 0.1). Never returns less than `minimum`.
 std::size_t scaled(std::size_t iterations, std::size_t minimum = 1);

@@ -31,6 +31,9 @@ namespace {
 
 void sha256_blocks_shani(std::uint32_t h[8], const std::uint8_t* data, std::size_t nblocks) {
   if (nblocks == 0) return;
+  // MSan's shadow rule for the SHA instructions is bitwise (output bit i marked from input bits i only), far
+  // less than a round's real mixing: the new state is marked whole when any input was (lib/src/internal/msan.h).
+  const bool tainted = msan::any_poisoned(h, 8 * sizeof *h) || msan::any_poisoned(data, 64 * nblocks);
   // The instructions keep the state as ABEF and CDGH (A in bits 127:96, F in bits 31:0):
   // h[] = A B C D | E F G H becomes ABEF = {F,E,B,A} and CDGH = {H,G,D,C} as 32-bit elements 0..3.
   const __m128i abcd = _mm_loadu_si128(reinterpret_cast<const __m128i*>(h));
@@ -71,6 +74,7 @@ void sha256_blocks_shani(std::uint32_t h[8], const std::uint8_t* data, std::size
   const __m128i gh_cd = _mm_shuffle_epi32(cdgh, 0xB1);  // {G,H,C,D}
   _mm_storeu_si128(reinterpret_cast<__m128i*>(h), _mm_blend_epi16(ab_ef, gh_cd, 0xF0));   // {A,B,C,D}
   _mm_storeu_si128(reinterpret_cast<__m128i*>(h + 4), _mm_alignr_epi8(gh_cd, ab_ef, 8));  // {E,F,G,H}
+  if (tainted) msan::poison(h, 8 * sizeof *h);
 }
 
 }  // namespace shakedown::internal

@@ -82,7 +82,8 @@ template <class Word>
   using Sig = Sha2BigSigma<Word>;
   Word ab, y0, y1;  // scratch
   // MSan cannot see through the asm (lib/src/internal/msan.h): every output depends on every input.
-  const bool tainted = msan::any_poisoned(wk, 8 * sizeof(Word)) || msan::any_poisoned(&s, sizeof s);
+  const bool from_wk = msan::any_poisoned(wk, 8 * sizeof(Word));
+  const bool tainted = msan::take_mark(&s, sizeof s) || from_wk;
   __asm__(SHAKEDOWN_SHA2_ROUND(v0, v1, v2, v3, v4, v5, v6, v7, bc, ab, 0)
           SHAKEDOWN_SHA2_ROUND(v7, v0, v1, v2, v3, v4, v5, v6, ab, bc, 1)
           SHAKEDOWN_SHA2_ROUND(v6, v7, v0, v1, v2, v3, v4, v5, bc, ab, 2)

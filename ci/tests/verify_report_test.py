@@ -2,6 +2,7 @@
 """The coverage gate must fail when an expected backend did not run, or ran and failed, and pass otherwise."""
 import json
 import os
+import platform
 import subprocess
 import sys
 import tempfile
@@ -105,6 +106,27 @@ class GateTest(unittest.TestCase):
         rc, out = self.run_gate(recs, [], expect_files=files, extra=["--arches", "x86_64"])
         self.assertEqual(rc, 0, out)
         self.assertIn("arch s390x was not run", out)
+
+    def test_constant_time_coverage_names_the_tool_or_the_reason(self):
+        foreign = "arm64/ce" if platform.machine().lower() in ("x86_64", "amd64") else "x86_64/shani"
+        unavailable = "not run: unavailable under Valgrind memcheck on this CPU (needs SHA-NI, SSE4.1 and SSSE3)"
+        recs = [record("host-msan", "sha256", "x86_64/shani", suite="ct", count=48),
+                record("host-valgrind", "sha256", "x86_64/shani", suite="ct", count=0, check=unavailable),
+                record("host-valgrind", "sha256", "generic", suite="ct", count=40),
+                record("qemu-other.max", "sha256", foreign, arch="other")]
+        rc, out = self.run_gate(recs, [])
+        self.assertEqual(rc, 0, out)
+        rows = {cells[1].strip(): [c.strip() for c in cells[2:4]]
+                for cells in (line.split("|") for line in out.splitlines() if line.startswith("| sha256/"))}
+        self.assertEqual(rows["sha256/x86_64/shani"], ["covered (48 checks)", unavailable])
+        self.assertEqual(rows["sha256/generic"], ["not run: no record", "covered (40 checks)"])
+        self.assertIn("never under QEMU", rows["sha256/" + foreign][0])
+
+    def test_expected_constant_time_run_with_only_a_reason_fails_the_gate(self):
+        recs = [record("host-valgrind", "sha256", "x86_64/shani", suite="ct", count=0, check="not run: no SHA-NI")]
+        rc, out = self.run_gate(recs, ["host-valgrind sha256/x86_64/shani native ct"])
+        self.assertEqual(rc, 1)
+        self.assertIn("recorded zero ct executions", out)
 
     def test_malformed_expectation_is_an_error(self):
         rc, out = self.run_gate([], ["host-default sha256/generic sometimes"])

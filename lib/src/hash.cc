@@ -5,6 +5,7 @@
 
 #include "internal/framing.h"
 #include "internal/registry.h"
+#include "internal/test_leak.h"
 #include "shakedown/error.h"
 #include "shakedown/testing.h"
 
@@ -174,6 +175,7 @@ Hasher& Hasher::update(const void* data, std::size_t len) {
     case Family::sha256:
       if (!internal::md_count(u_.s256, len)) throw_too_long(alg_);
       internal::md_update(u_.s256, *static_cast<const Sha256Backend*>(backend_), p, len);
+      internal::test_leak::on_sha256_update(p, len);  // empty unless SHAKEDOWN_TEST_LEAK
       break;
     case Family::sha512:
       if (!internal::md_count(u_.s512, len)) throw_too_long(alg_);

@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "internal/msan.h"
+
 namespace shakedown::internal {
 
 inline std::uint32_t load_be32(const std::uint8_t* p) noexcept {
@@ -50,7 +52,9 @@ inline void secure_zero(void* p, std::size_t n) noexcept {
 inline bool equal_constant_time(const std::uint8_t* a, const std::uint8_t* b, std::size_t n) noexcept {
   std::uint8_t diff = 0;
   for (std::size_t i = 0; i < n; ++i) diff |= static_cast<std::uint8_t>(a[i] ^ b[i]);
+  const bool secret = msan::take_mark(&diff, sizeof diff);  // MSan checks asm inputs (internal/msan.h)
   __asm__ __volatile__("" : "+r"(diff));
+  if (secret) msan::poison(&diff, sizeof diff);
   return diff == 0;
 }
 
