@@ -24,9 +24,9 @@ namespace shakedown::internal {
 //   v12, v14, v16, v18  the message schedule ring G0..G3, G(q mod 4) = W[4q .. 4q+3] (element 0 = W[4q])
 //   v20 four K words, v22 W + K, v24 {W[4q+11], W[4q+10], W[4q+9], W[4q+4]} for vsha2ms
 // What the asm overwrites besides memory: v0, v4..v25 (v24/v25 is the last LMUL = 2 group), vl and vtype.
-// A compiler whose -march has V may keep values in vector registers and must be told (gcc and clang accept these
-// names only then, which __riscv_vector signals); without V it cannot use them, and gcc-12 rejects the names.
-#if defined(__riscv_vector)
+// A compiler that generates vector code (-march with V: clang, gcc >= 13) may keep values in these registers and
+// must be told. Without V no compiler uses them; gcc 12 generates no vector code even with V and rejects the names.
+#if defined(__riscv_vector) && (defined(__clang__) || __GNUC__ >= 13)
 #define SHAKEDOWN_ZVK_SHA2_CLOBBERS                                                                        \
   , "v0", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18", \
       "v19", "v20", "v21", "v22", "v23", "v24", "v25", "vl", "vtype"
