@@ -28,3 +28,32 @@ set_property(GLOBAL APPEND PROPERTY SHAKEDOWN_EMUL_FUZZ_VARIANTS emul-phe)
 set_property(GLOBAL PROPERTY SHAKEDOWN_EMUL_FUZZ_ENV_emul-phe
   "SHAKEDOWN_EMULATE=phe:zhaoxin,strict" "SHAKEDOWN_TEST_ASSUME=zhaoxin-phe"
   "SHAKEDOWN_EMULATE_REQUIRE=xsha256=10,xsha512=10" "SHAKEDOWN_ENV_NAME=emul.phe-zhaoxin-strict")
+
+# When PadLock instructions run at all (SECURITY.md: a pin or an exclusion keeps them from executing): the probe
+# counts them under each SHAKEDOWN_BACKENDS with the Zhaoxin features assumed. The "no-emulator" entries have no
+# SIGILL handler, so a single executed PadLock instruction kills them.
+add_executable(shakedown_phe_selftest_probe tests/phe_selftest_probe.cc)
+target_link_libraries(shakedown_phe_selftest_probe PRIVATE shakedown_emul shakedown::shakedown
+                      $<BUILD_INTERFACE:shakedown_warnings>)
+set(_no_shani "")
+if(NOT SHAKEDOWN_NO_SHANI)
+  set(_no_shani "sha256=-x86_64/shani,")  # so that x86_64/phe is what selection would use on any host
+endif()
+function(phe_selftest_case name backends)
+  cmake_parse_arguments(P "EMULATED" "" "ARGS" ${ARGN})
+  set(_env "SHAKEDOWN_TEST_ASSUME=zhaoxin-phe" "SHAKEDOWN_BACKENDS=${backends}")
+  if(P_EMULATED)
+    list(APPEND _env "SHAKEDOWN_EMULATE=phe:zhaoxin,strict")
+  endif()
+  add_test(NAME emul.phe-selftest.${name} COMMAND shakedown_phe_selftest_probe ${P_ARGS})
+  set_tests_properties(emul.phe-selftest.${name} PROPERTIES ENVIRONMENT "${_env}" LABELS emul TIMEOUT 60)
+endfunction()
+if(SHAKEDOWN_NO_PHE)
+  return()
+endif()
+phe_selftest_case(no-emulator-pinned-generic "sha256=generic,sha512=generic" ARGS xsha256=0 xsha512=0)
+phe_selftest_case(no-emulator-phe-excluded "sha256=-x86_64/phe" ARGS xsha256=0 xsha512=0)
+phe_selftest_case(selected-once "${_no_shani}sha512=-x86_64/avx512" EMULATED ARGS xsha256=1 xsha512=0)
+phe_selftest_case(phe2-pinned "sha256=generic,sha512=x86_64/phe2" EMULATED ARGS xsha256=0 xsha512=1)
+phe_selftest_case(bound-by-name "sha256=generic,sha512=generic" EMULATED
+  ARGS --bind sha256=x86_64/phe --bind sha512=x86_64/phe2 xsha256=1 xsha512=1)

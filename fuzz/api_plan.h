@@ -19,14 +19,14 @@ struct ApiOp {
     update_null,  // update(nullptr, choice): null_pointer unless the length is 0
     final,        // output length variant from choice (right, 0, +1, -1, null)
     squeeze,      // len bytes (choice 15: null output)
-    clone,        // slot2 = slot
+    clone,        // slot2 = slot (choice >= 8: moved, which wipes and finalizes the source)
     reset,
     rebind,       // testing::rebind to an available backend, or to an unknown name
-    hmac_create,  // HMAC slot = Hmac(alg, key, backend choice)
+    hmac_create,  // HMAC slot = Hmac(alg, key, backend choice), including an explicitly empty name
     hmac_update,
     hmac_final,   // tag length variant
-    hmac_verify,  // right tag, flipped byte, empty or over-long tag
-    hmac_clone,
+    hmac_verify,  // right, truncated, flipped, empty or over-long tag; verify_truncated with stated lengths
+    hmac_clone,   // like clone: copy, or move (choice >= 8)
     hmac_reset,
     oneshot,      // hash() with a right or wrong output length
     environment,  // SHAKEDOWN_BACKENDS-style string through testing::reselect

@@ -34,6 +34,7 @@ struct HmacModel {
   std::vector<std::uint8_t> key;
   std::vector<std::uint8_t> msg;
   bool finalized = false;
+  bool moved_from = false;  // its keyed states went with the move: finalized for good, reset() included
 };
 
 // A compiled backend of the family that this CPU cannot run, if there is one.
@@ -198,8 +199,16 @@ class ApiRun {
         return;
       }
       case Kind::clone:
-        hashers_[op.slot2] = *h;  // copy assignment: a mid-stream clone
+        if (op.choice < 8 || op.slot2 == op.slot) {
+          hashers_[op.slot2] = *h;  // copy assignment: a mid-stream clone (or a self-move, which changes nothing)
+          hasher_models_[op.slot2] = *hm;
+          return;
+        }
+        hashers_[op.slot2] = std::move(*h);  // a move leaves nothing of the state behind (hash.h)
         hasher_models_[op.slot2] = *hm;
+        *hm = HasherModel{hm->alg, hm->backend, Phase::finalized, {}, 0};
+        if (!std::ranges::all_of(testing::raw_state(*h), [](std::uint8_t b) { return b == 0; }))
+          fail("the moved-from Hasher still holds state bytes");
         return;
       case Kind::reset:
         h->reset();
@@ -213,11 +222,15 @@ class ApiRun {
         return;
       }
       case Kind::hmac_create: {
-        std::string backend = op.choice >= 8 ? backend_choice(family_of(op.alg), op.choice) : std::string();
+        // choice 0..6: the selected backend; 7: an explicitly empty name (an error, as for Hasher); 8..15: a name.
+        std::optional<std::string> backend;
+        if (op.choice >= 8) backend = backend_choice(family_of(op.alg), op.choice);
+        if (op.choice == 7) backend = std::string();
         Errs allowed;
         if (is_xof(op.alg)) allowed = {Errc::not_hmac_capable};
+        else if (backend && backend->empty()) allowed = {Errc::unknown_backend};
         std::optional<Hmac> made;
-        if (expect(allowed, [&] { made.emplace(backend.empty() ? Hmac(op.alg, op.bytes) : Hmac(op.alg, op.bytes, backend)); })) {
+        if (expect(allowed, [&] { made.emplace(backend ? Hmac(op.alg, op.bytes, *backend) : Hmac(op.alg, op.bytes)); })) {
           hmacs_[op.slot] = *made;
           hmac_models_[op.slot] = HmacModel{op.alg, op.bytes, {}};
         }
@@ -243,30 +256,48 @@ class ApiRun {
         return;
       }
       case Kind::hmac_verify: {
+        // verify(tag) accepts exactly the full tag; truncation only through verify_truncated, whose expected
+        // length the verifier states and which refuses lengths below max(10, L/2) (RFC 2104 §5, hmac.h).
         std::vector<std::uint8_t> tag = test::openssl_hmac(mm->alg, mm->key, mm->msg);
+        const std::size_t full = tag.size(), min = Hmac::min_truncated_length(mm->alg);
+        const std::size_t stated = min + op.choice % (full - min + 1);  // a length verify_truncated accepts
+        std::optional<std::size_t> expected_len;  // set: verify_truncated(tag, *expected_len)
         bool right = true;
-        switch (op.choice % 5) {
-          case 1: tag.resize(1 + op.choice % tag.size()); break;  // truncated (FIPS 198-1 §5)
+        Errs allowed = mm->finalized ? Errs{Errc::finalized} : Errs{};
+        switch (op.choice % 8) {
+          case 1: tag.resize(1 + op.choice % (full - 1)), right = false; break;  // truncated, no length stated
           case 2: tag[op.choice % tag.size()] ^= 0x01, right = false; break;
           case 3: tag.clear(), right = false; break;
           case 4: tag.push_back(0), right = false; break;
+          case 5: tag.resize(stated), expected_len = stated; break;
+          case 6: tag.resize(stated - 1), expected_len = stated, right = false; break;  // shorter than stated
+          case 7:  // a stated length below the minimum is refused before anything changes
+            tag.resize(min - 1), expected_len = min - 1;
+            allowed.push_back(Errc::bad_output_length);
+            break;
           default: break;
         }
         bool said = false;
-        if (expect(mm->finalized ? Errs{Errc::finalized} : Errs{}, [&] { said = m->verify(tag); })) {
-          if (said != right) fail(std::string("verify() returned ") + (said ? "true" : "false"));
+        if (expect(allowed, [&] { said = expected_len ? m->verify_truncated(tag, *expected_len) : m->verify(tag); })) {
+          if (said != right) fail(std::string(expected_len ? "verify_truncated()" : "verify()") + " returned " + (said ? "true" : "false"));
           mm->finalized = true;
         }
         return;
       }
       case Kind::hmac_clone:
-        hmacs_[op.slot2] = *m;
+        if (op.choice < 8 || op.slot2 == op.slot) {
+          hmacs_[op.slot2] = *m;
+          hmac_models_[op.slot2] = *mm;
+          return;
+        }
+        hmacs_[op.slot2] = std::move(*m);  // the source loses its key: finalized for good
         hmac_models_[op.slot2] = *mm;
+        *mm = HmacModel{mm->alg, {}, {}, true, true};
         return;
       case Kind::hmac_reset:
         m->reset();
         mm->msg.clear();
-        mm->finalized = false;
+        mm->finalized = mm->moved_from;
         return;
       case Kind::oneshot: {
         const std::size_t outlen = op.choice < 8 && !is_xof(op.alg) ? digest_size(op.alg) : op.len;

@@ -4,7 +4,9 @@
 #include <openssl/evp.h>
 #endif
 
+#include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <cstring>
 #include <new>
 
@@ -278,14 +280,76 @@ TEST(Hmac, MatchesOpenSslAndTruncates) {
       EXPECT_EQ(hmac(a, key, msg), want);
       Hmac v(a, key);
       v.update(msg);
-      EXPECT_TRUE(v.verify(std::span(want).first(16)));
+      EXPECT_TRUE(v.verify(want));
       v.reset();
       v.update(msg);
       auto bad = want;
       bad.back() ^= 1;
       EXPECT_FALSE(v.verify(bad));
-      v.reset();
-      EXPECT_FALSE(v.verify({})) << "empty tag never verifies";
+    }
+  }
+}
+
+// verify(tag) is true for the full tag only: an attacker who picks a 1-byte tag would otherwise forge a MAC in
+// 256 tries. Every length but digest_size is false, whatever the bytes; so is every 1-byte tag.
+TEST(Hmac, VerifyAcceptsOnlyTheFullLengthTag) {
+  for (Algorithm a : kAllAlgorithms) {
+    if (is_xof(a)) continue;
+    SCOPED_TRACE(std::string(name(a)));
+    const auto key = pattern(20, 11), msg = pattern(50, 12);
+    const auto want = test::openssl_hmac(a, key, msg);
+    const Hmac keyed = [&] {
+      Hmac m(a, key);
+      m.update(msg);
+      return m;
+    }();
+    for (std::size_t len = 0; len <= want.size() + 8; ++len) {
+      std::vector<std::uint8_t> tag(want.begin(), want.begin() + static_cast<std::ptrdiff_t>(std::min(len, want.size())));
+      tag.resize(len, 0);  // longer than the MAC: the MAC followed by zeros
+      Hmac v = keyed;
+      EXPECT_EQ(v.verify(tag), len == want.size()) << "tag of " << len << " bytes";
+      EXPECT_TRUE(v.finalized()) << "verify finalizes whatever the length";
+    }
+    for (unsigned b = 0; b < 256; ++b) {
+      Hmac v = keyed;
+      const std::uint8_t one = static_cast<std::uint8_t>(b);
+      EXPECT_FALSE(v.verify({&one, 1})) << "a 1-byte tag " << b << " verified";
+    }
+  }
+}
+
+// Truncated tags only where the verifier states the length (hmac.h): below max(10, L/2) bytes (RFC 2104 §5) or
+// above L it is refused without touching the context; a tag of another size than stated is false.
+TEST(Hmac, VerifyTruncatedTakesTheLengthFromTheVerifier) {
+  for (Algorithm a : kAllAlgorithms) {
+    if (is_xof(a)) continue;
+    SCOPED_TRACE(std::string(name(a)));
+    const std::size_t L = digest_size(a);
+    const std::size_t min = std::max<std::size_t>(10, (L + 1) / 2);  // RFC 2104 §5, from the RFC's text
+    EXPECT_EQ(Hmac::min_truncated_length(a), min);
+    const auto key = pattern(33, 13), msg = pattern(70, 14);
+    const auto want = test::openssl_hmac(a, key, msg);
+    Hmac m(a, key);
+    m.update(msg);
+    for (std::size_t refused : {std::size_t{0}, std::size_t{1}, min - 1, L + 1}) {
+      EXPECT_EQ(error_of([&] { (void)m.verify_truncated(std::span(want).first(std::min(refused, L)), refused); }).first,
+                Errc::bad_output_length)
+          << "expected_len " << refused;
+    }
+    for (std::size_t len = min; len <= L; ++len) {
+      const auto tag = std::span(want).first(len);
+      Hmac v = m;  // m is untouched by the refusals above: it still verifies
+      EXPECT_TRUE(v.verify_truncated(tag, len)) << len;
+      Hmac shorter = m;
+      EXPECT_FALSE(shorter.verify_truncated(tag.first(len - 1), len)) << "tag shorter than stated";
+      Hmac longer = m;
+      std::vector<std::uint8_t> extra(tag.begin(), tag.end());
+      extra.push_back(want.size() > len ? want[len] : 0);
+      EXPECT_FALSE(longer.verify_truncated(extra, len)) << "tag longer than stated";
+      Hmac flipped = m;
+      std::vector<std::uint8_t> bad(tag.begin(), tag.end());
+      bad[len / 2] ^= 0x80;
+      EXPECT_FALSE(flipped.verify_truncated(bad, len)) << "wrong byte";
     }
   }
 }
@@ -303,6 +367,121 @@ TEST(Hmac, MisuseErrors) {
   EXPECT_EQ(error_of([&] { m.update("x"); }).first, Errc::finalized);
   m.reset();
   EXPECT_NO_THROW(m.update("x"));
+}
+
+TEST(Hmac, EmptyBackendNameIsAnErrorAsForHasher) {
+  const std::uint8_t key[3] = {1, 2, 3};
+  EXPECT_EQ(error_of([] { Hasher(Algorithm::sha256, ""); }).first, Errc::unknown_backend);
+  EXPECT_EQ(error_of([&] { Hmac(Algorithm::sha256, key, ""); }).first, Errc::unknown_backend);
+  EXPECT_EQ(error_of([&] { Hmac(Algorithm::shake128, key, ""); }).first, Errc::not_hmac_capable);
+  EXPECT_EQ(Hmac(Algorithm::sha256, key).backend_name(), selected_backend(Family::sha256));
+}
+
+// A value outside the enumeration (an integer cast by a caller) is an Error at every entry point, never an
+// out-of-bounds read (UBSan saw index 99 in algorithm.cc).
+TEST(Algorithm, OutOfRangeValuesAreErrorsEverywhere) {
+  for (int raw : {12, 99, 255, -1}) {
+    const auto bad = static_cast<Algorithm>(raw);
+    SCOPED_TRACE(raw);
+    const std::uint8_t key[1] = {};
+    std::uint8_t out[64];
+    EXPECT_EQ(error_of([&] { (void)name(bad); }).first, Errc::unknown_algorithm);
+    EXPECT_EQ(error_of([&] { (void)family_of(bad); }).first, Errc::unknown_algorithm);
+    EXPECT_EQ(error_of([&] { (void)is_xof(bad); }).first, Errc::unknown_algorithm);
+    EXPECT_EQ(error_of([&] { (void)digest_size(bad); }).first, Errc::unknown_algorithm);
+    EXPECT_EQ(error_of([&] { (void)block_size(bad); }).first, Errc::unknown_algorithm);
+    EXPECT_EQ(error_of([&] { Hasher h(bad); }).first, Errc::unknown_algorithm);
+    EXPECT_EQ(error_of([&] { Hasher h(bad, "generic"); }).first, Errc::unknown_algorithm);
+    EXPECT_EQ(error_of([&] { hash(bad, "a", 1, out, 32); }).first, Errc::unknown_algorithm);
+    EXPECT_EQ(error_of([&] { (void)hash(bad, std::span<const std::uint8_t>{}); }).first, Errc::unknown_algorithm);
+    EXPECT_EQ(error_of([&] { Hmac m(bad, key); }).first, Errc::unknown_algorithm);
+    EXPECT_EQ(error_of([&] { (void)hmac(bad, key, key); }).first, Errc::unknown_algorithm);
+    EXPECT_EQ(error_of([&] { (void)Hmac::min_truncated_length(bad); }).first, Errc::unknown_algorithm);
+  }
+  for (int raw : {3, 200}) {
+    const auto bad = static_cast<Family>(raw);
+    EXPECT_EQ(error_of([&] { (void)name(bad); }).first, Errc::unknown_family);
+    EXPECT_EQ(error_of([&] { (void)backends(bad); }).first, Errc::unknown_family);
+    EXPECT_EQ(error_of([&] { (void)available_backends(bad); }).first, Errc::unknown_family);
+    EXPECT_EQ(error_of([&] { (void)selected_backend(bad); }).first, Errc::unknown_family);
+  }
+}
+
+// Every refusal is a shakedown::Error with a code, including outputs too large to allocate.
+TEST(Hash, UnallocatableOutputIsAnError) {
+  const std::uint8_t in[1] = {};
+  for (std::size_t len : {SIZE_MAX, SIZE_MAX / 2, std::size_t{1} << 62}) {
+    EXPECT_EQ(error_of([&] { (void)hash(Algorithm::shake128, in, len); }).first, Errc::bad_output_length) << len;
+  }
+}
+
+// Bytes [0, n) of the state a context holds after absorbing `absorbed` (its secret-bearing words).
+std::vector<std::uint8_t> state_words(Algorithm a, std::span<const std::uint8_t> absorbed, std::size_t n) {
+  Hasher h(a);
+  h.update(absorbed);
+  const auto raw = testing::raw_state(h);
+  return {raw.begin(), raw.begin() + static_cast<std::ptrdiff_t>(n)};
+}
+
+bool contains(std::span<const std::uint8_t> haystack, std::span<const std::uint8_t> needle) {
+  return std::search(haystack.begin(), haystack.end(), needle.begin(), needle.end()) != haystack.end();
+}
+
+template <class T>
+std::span<const std::uint8_t> object_bytes(const T& object) {
+  return {reinterpret_cast<const std::uint8_t*>(&object), sizeof object};
+}
+
+// A move leaves no copy of the secret state in the source (moved-from objects live on until their scope ends).
+TEST(Hash, MoveWipesTheSource) {
+  for (Algorithm a : kAllAlgorithms) {
+    SCOPED_TRACE(std::string(name(a)));
+    const auto msg = pattern(300, 21);
+    Hasher src(a);
+    src.update(msg);
+    const std::vector<std::uint8_t> live(testing::raw_state(src).begin(), testing::raw_state(src).end());
+    Hasher dst(std::move(src));
+    EXPECT_TRUE(all_zero(testing::raw_state(src))) << "move construction left the state in the source";
+    EXPECT_TRUE(src.finalized());
+    EXPECT_EQ(error_of([&] { src.update("x"); }).first, Errc::finalized);
+    EXPECT_TRUE(std::ranges::equal(testing::raw_state(dst), live));
+    Hasher other(a);
+    other = std::move(dst);
+    EXPECT_TRUE(all_zero(testing::raw_state(dst))) << "move assignment left the state in the source";
+    EXPECT_EQ(other.final(), openssl_digest(a, msg));
+    src.reset();  // a moved-from Hasher holds no secret: reset makes it a fresh context
+    src.update("abc");
+    EXPECT_EQ(src.final(), openssl_digest(a, std::vector<std::uint8_t>{'a', 'b', 'c'}));
+  }
+}
+
+// The keyed inner state (H(K0 ^ ipad) chaining value, FIPS 198-1 §4 step 5) is found in a live Hmac and nowhere
+// in a moved-from one; the moved-from Hmac cannot MAC again, reset() included.
+TEST(Hmac, MoveWipesTheSourceKeyedStates) {
+  for (Algorithm a : kAllAlgorithms) {
+    if (is_xof(a)) continue;
+    SCOPED_TRACE(std::string(name(a)));
+    const auto key = pattern(40, 22), msg = pattern(77, 23);
+    std::vector<std::uint8_t> k0_ipad(block_size(a), 0x36);
+    for (std::size_t i = 0; i < key.size(); ++i) k0_ipad[i] ^= key[i];
+    const auto keyed = state_words(a, k0_ipad, 32);
+    Hmac src(a, key);
+    src.update(msg);
+    ASSERT_TRUE(contains(object_bytes(src), keyed)) << "the search cannot find the keyed state it looks for";
+    Hmac dst(std::move(src));
+    EXPECT_FALSE(contains(object_bytes(src), keyed)) << "move construction left the keyed state in the source";
+    EXPECT_TRUE(src.finalized());
+    src.reset();
+    EXPECT_TRUE(src.finalized()) << "reset() must not revive a moved-from Hmac";
+    EXPECT_EQ(error_of([&] { src.update("x"); }).first, Errc::finalized);
+    Hmac assigned(a, pattern(3, 1));
+    assigned = std::move(dst);
+    EXPECT_FALSE(contains(object_bytes(dst), keyed)) << "move assignment left the keyed state in the source";
+    EXPECT_EQ(assigned.final(), test::openssl_hmac(a, key, msg));
+    assigned.reset();  // the destination keeps the key
+    assigned.update(msg);
+    EXPECT_TRUE(assigned.verify(test::openssl_hmac(a, key, msg)));
+  }
 }
 
 }  // namespace

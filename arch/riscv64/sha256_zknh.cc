@@ -18,7 +18,7 @@ struct Sha256ZknhTraits : Sha256Words {
 }  // namespace
 
 void sha256_blocks_riscv64_zknh(std::uint32_t h[8], const std::uint8_t* data, std::size_t nblocks) {
-  Sha2Compress<Sha256ZknhTraits>::blocks(h, data, nblocks);
+  Sha2Compress<Sha256ZknhTraits>::blocks_and_burn(h, data, nblocks);
 }
 
 }  // namespace shakedown::internal

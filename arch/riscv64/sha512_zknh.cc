@@ -17,7 +17,7 @@ struct Sha512ZknhTraits : Sha512Words {
 }  // namespace
 
 void sha512_blocks_riscv64_zknh(std::uint64_t h[8], const std::uint8_t* data, std::size_t nblocks) {
-  Sha2Compress<Sha512ZknhTraits>::blocks(h, data, nblocks);
+  Sha2Compress<Sha512ZknhTraits>::blocks_and_burn(h, data, nblocks);
 }
 
 }  // namespace shakedown::internal

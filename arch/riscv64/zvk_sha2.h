@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "internal/bytes.h"
 #include "zvk_insn.h"
 
 namespace shakedown::internal {
@@ -22,6 +23,17 @@ namespace shakedown::internal {
 //   v4  {a,b,e,f} (element 0 = f ... element 3 = a), v6 {c,d,g,h} (element 0 = h), v8/v10 their copies
 //   v12, v14, v16, v18  the message schedule ring G0..G3, G(q mod 4) = W[4q .. 4q+3] (element 0 = W[4q])
 //   v20 four K words, v22 W + K, v24 {W[4q+11], W[4q+10], W[4q+9], W[4q+4]} for vsha2ms
+// What the asm overwrites besides memory: v0, v4..v25 (v24/v25 is the last LMUL = 2 group), vl and vtype.
+// A compiler that generates vector code (-march with V: clang, gcc >= 13) may keep values in these registers and
+// must be told. Without V no compiler uses them; gcc 12 generates no vector code even with V and rejects the names.
+#if defined(__riscv_vector) && (defined(__clang__) || __GNUC__ >= 13)
+#define SHAKEDOWN_ZVK_SHA2_CLOBBERS                                                                        \
+  , "v0", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18", \
+      "v19", "v20", "v21", "v22", "v23", "v24", "v25", "vl", "vtype"
+#else
+#define SHAKEDOWN_ZVK_SHA2_CLOBBERS
+#endif
+
 template <typename Word>
 inline void zvk_sha2_blocks(Word h[8], const std::uint8_t* data, std::size_t nblocks, const Word* k,
                             std::size_t rounds, unsigned long vtype) {
@@ -93,12 +105,11 @@ inline void zvk_sha2_blocks(Word h[8], const std::uint8_t* data, std::size_t nbl
       : [data] "+r"(data), [nblocks] "+r"(nblocks), [kp] "=&r"(kp), [turns] "=&r"(turns)
       : [abef] "r"(abef), [cdgh] "r"(cdgh), [k] "r"(k), [schedule_turns] "r"(schedule_turns), [avl] "r"(avl),
         [vtype] "r"(vtype), [sew] "i"(8 * sizeof(Word)), [group_bytes] "i"(4 * sizeof(Word))
-      // v0, v4..v25, vl and vtype are overwritten but not listed: gcc-12 rejects vector clobbers unless V is in
-      // -march, and nothing here is built with V, so the compiler holds no value in them (all of them are
-      // caller-saved in the psABI as well).
-      : "memory");
+      : "memory" SHAKEDOWN_ZVK_SHA2_CLOBBERS);
   h[0] = abef[3]; h[1] = abef[2]; h[4] = abef[1]; h[5] = abef[0];
   h[2] = cdgh[3]; h[3] = cdgh[2]; h[6] = cdgh[1]; h[7] = cdgh[0];
+  secure_zero(abef, sizeof abef);  // the chaining value is as secret as the message
+  secure_zero(cdgh, sizeof cdgh);
 }
 
 }  // namespace shakedown::internal

@@ -10,6 +10,7 @@
 
 #include "internal/bytes.h"
 #include "internal/keccak_constants.h"
+#include "internal/stack_burn.h"
 #include "x86_backends.h"
 
 namespace shakedown::internal {
@@ -62,7 +63,7 @@ SHAKEDOWN_INLINE inline void keccak_rounds(State& a) {
 // The rate is a whole number of lanes for every SHA-3/SHAKE instance (FIPS 202 §6.1, §6.2); one copy
 // of the loop per lane count keeps the XOR indices constant.
 template <int RateLanes>
-void absorb_lanes(std::uint64_t state[25], const std::uint8_t* data, std::size_t nblocks) {
+[[gnu::noinline]] void absorb_lanes(std::uint64_t state[25], const std::uint8_t* data, std::size_t nblocks) {
   State a;
   for_each_index<25>([&](auto i) SHAKEDOWN_INLINE { a[i] = state[i]; });
   for (; nblocks; --nblocks, data += 8 * RateLanes) {
@@ -72,17 +73,15 @@ void absorb_lanes(std::uint64_t state[25], const std::uint8_t* data, std::size_t
   for_each_index<25>([&](auto i) SHAKEDOWN_INLINE { state[i] = a[i]; });
 }
 
-}  // namespace
-
-void keccak_permute_bmi2(std::uint64_t state[25]) {
+[[gnu::noinline]] void permute(std::uint64_t state[25]) {
   State a;
   for_each_index<25>([&](auto i) SHAKEDOWN_INLINE { a[i] = state[i]; });
   keccak_rounds(a);
   for_each_index<25>([&](auto i) SHAKEDOWN_INLINE { state[i] = a[i]; });
 }
 
-void keccak_absorb_bmi2(std::uint64_t state[25], const std::uint8_t* data, std::size_t nblocks, std::size_t rate) {
-  if (nblocks == 0) return;  // the seam's contract (backend.h): touch no memory, not even the state
+[[gnu::noinline]] void absorb(std::uint64_t state[25], const std::uint8_t* data, std::size_t nblocks,
+                              std::size_t rate) {
   switch (rate) {
     case 168: return absorb_lanes<21>(state, data, nblocks);  // SHAKE128
     case 144: return absorb_lanes<18>(state, data, nblocks);  // SHA3-224
@@ -92,9 +91,25 @@ void keccak_absorb_bmi2(std::uint64_t state[25], const std::uint8_t* data, std::
     default:  // any other whole-lane rate (not used by FIPS 202 instances): block by block
       for (; nblocks; --nblocks, data += rate) {
         for (std::size_t i = 0; i < rate / 8; ++i) state[i] ^= load_le64(data + 8 * i);
-        keccak_permute_bmi2(state);
+        permute(state);
       }
   }
+}
+
+// Lanes of the state spilled by the rounds (gcc 12: frames of 160 and 320 bytes), burnt after each call.
+constexpr std::size_t kBmi2Stack = 768;
+
+}  // namespace
+
+void keccak_permute_bmi2(std::uint64_t state[25]) {
+  permute(state);
+  burn_stack(kBmi2Stack);
+}
+
+void keccak_absorb_bmi2(std::uint64_t state[25], const std::uint8_t* data, std::size_t nblocks, std::size_t rate) {
+  if (nblocks == 0) return;  // the seam's contract (backend.h): touch no memory, not even the state
+  absorb(state, data, nblocks, rate);
+  burn_stack(kBmi2Stack);
 }
 
 }  // namespace shakedown::internal

@@ -23,14 +23,18 @@ inline bool zhaoxin_family7(const CpuFeatures& f) {
   return (f.vendor == "CentaurHauls" || f.vendor == "  Shanghai  ") && f.family >= 7;
 }
 
-// The state buffer the instruction reads and writes at RDI (§1.2 "State buffer"): 8 native words,
-// 16-byte aligned; 32 bytes for XSHA256 and 64 bytes for XSHA512 on Zhaoxin.
+// The state buffer the instruction reads and writes at RDI (§1.2 "State buffer"): 8 native words first,
+// 16-byte aligned. Zhaoxin writes 32 bytes for XSHA256 and 64 for XSHA512, but its own XSHA512 patches reserve
+// 128 bytes and VIA's microcode needs 128 for XSHA256, so the buffer is 128 bytes for both: nothing the
+// hardware may write can reach past it. blocks() wipes all of it.
+inline constexpr std::size_t kStateBufferBytes = 128;
 template <class Word>
 struct alignas(16) HashState {
   Word h[8];
+  std::uint8_t scratch[kStateBufferBytes - sizeof(Word[8])];
 };
-static_assert(sizeof(HashState<std::uint32_t>) == 32 && alignof(HashState<std::uint32_t>) == 16);
-static_assert(sizeof(HashState<std::uint64_t>) == 64 && alignof(HashState<std::uint64_t>) == 16);
+static_assert(sizeof(HashState<std::uint32_t>) == kStateBufferBytes && alignof(HashState<std::uint32_t>) == 16);
+static_assert(sizeof(HashState<std::uint64_t>) == kStateBufferBytes && alignof(HashState<std::uint64_t>) == 16);
 
 // RAX value selecting multi-block mode (§1.2): all ones.
 inline constexpr std::uint64_t kMultiBlockMode = ~std::uint64_t{0};

@@ -62,10 +62,7 @@ static_assert(sizeof(WkPair) == 512);
   return _mm256_shuffle_epi8(raw, bswap32);
 }
 
-}  // namespace
-
-void sha256_blocks_avx2(std::uint32_t h[8], const std::uint8_t* data, std::size_t nblocks) {
-  if (nblocks == 0) return;
+[[gnu::noinline]] void blocks(std::uint32_t h[8], const std::uint8_t* data, std::size_t nblocks) {
   WkPair wk;
   while (nblocks > 0) {
     // An odd last block also goes in lane B; its copy's rounds are skipped.
@@ -105,7 +102,14 @@ void sha256_blocks_avx2(std::uint32_t h[8], const std::uint8_t* data, std::size_
     data += 64 * done;
     nblocks -= done;
   }
-  wipe_stack(&wk, sizeof wk);  // K + W is message-derived
+}
+
+}  // namespace
+
+void sha256_blocks_avx2(std::uint32_t h[8], const std::uint8_t* data, std::size_t nblocks) {
+  if (nblocks == 0) return;
+  blocks(h, data, nblocks);
+  burn_stack(kSha256Avx2Stack);  // K + W pairs, spilled working variables (stack_burn.h)
 }
 
 }  // namespace shakedown::internal

@@ -26,7 +26,7 @@ struct Avx2SmallSigma {
 }  // namespace
 
 void sha512_blocks_avx2(std::uint64_t h[8], const std::uint8_t* data, std::size_t nblocks) {
-  sha512_blocks_2lane<Avx2SmallSigma>(h, data, nblocks);
+  sha512_blocks_burning<Avx2SmallSigma>(h, data, nblocks);
 }
 
 }  // namespace shakedown::internal

@@ -32,7 +32,7 @@ struct Avx512SmallSigma {
 }  // namespace
 
 void sha512_blocks_avx512(std::uint64_t h[8], const std::uint8_t* data, std::size_t nblocks) {
-  sha512_blocks_2lane<Avx512SmallSigma>(h, data, nblocks);
+  sha512_blocks_burning<Avx512SmallSigma>(h, data, nblocks);
 }
 
 }  // namespace shakedown::internal

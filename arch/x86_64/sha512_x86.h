@@ -73,10 +73,9 @@ template <class Sigma>
   sha2_rounds8(s, wk.at(0, t + 8));
 }
 
+// Not inlined into the seam entry point, which burns its frame afterwards (stack_burn.h).
 template <class Sigma>
-[[gnu::always_inline]] inline void sha512_blocks_2lane(std::uint64_t h[8], const std::uint8_t* data,
-                                                       std::size_t nblocks) {
-  if (nblocks == 0) return;
+[[gnu::noinline]] void sha512_blocks_2lane(std::uint64_t h[8], const std::uint8_t* data, std::size_t nblocks) {
   Sha512WkPair wk;
   while (nblocks > 0) {
     // An odd last block also goes in lane B; its copy's rounds are skipped.
@@ -103,7 +102,15 @@ template <class Sigma>
     data += 128 * done;
     nblocks -= done;
   }
-  wipe_stack(&wk, sizeof wk);  // K + W is message-derived
+}
+
+// The seam entry point of both SHA-512 backends: K + W pairs and spilled working variables are burnt.
+template <class Sigma>
+[[gnu::always_inline]] inline void sha512_blocks_burning(std::uint64_t h[8], const std::uint8_t* data,
+                                                         std::size_t nblocks) {
+  if (nblocks == 0) return;
+  sha512_blocks_2lane<Sigma>(h, data, nblocks);
+  burn_stack(kSha512X86Stack);
 }
 
 }  // namespace

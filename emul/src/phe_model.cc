@@ -9,12 +9,14 @@
 namespace shakedown::emul::detail {
 namespace {
 
-// One hash function as PHE sees it: block size, bytes of native-endian state at RDI, and how many bytes the
-// Zhaoxin parts write there (docs/isa/padlock.md §1.5 item 8).
+// One hash function as PHE sees it: block size, bytes of native-endian state at RDI, how many bytes the
+// Zhaoxin parts write there (docs/isa/padlock.md §1.5 item 8), and up to where strict mode treats the buffer as
+// scratch.
 struct Engine {
   std::uint64_t block_bytes;
   std::uint64_t state_bytes;
   std::uint64_t zhaoxin_write_bytes;
+  std::uint64_t zhaoxin_strict_scratch_end;
   void (*compress)(unsigned char* state, const std::uint8_t* block);
 };
 
@@ -38,9 +40,9 @@ void compress_sha512(unsigned char* state, const std::uint8_t* block) {
   std::memcpy(state, h, sizeof h);
 }
 
-constexpr Engine kSha1{64, 20, 32, compress_sha1};        // 20 state bytes + 12 zero bytes (AlanSong 2025-06-16)
-constexpr Engine kSha256{64, 32, 32, compress_sha256};
-constexpr Engine kSha512{128, 64, 64, compress_sha512};
+constexpr Engine kSha1{64, 20, 32, 32, compress_sha1};  // 20 state bytes + 12 zero bytes (AlanSong 2025-06-16)
+constexpr Engine kSha256{64, 32, 32, 32, compress_sha256};
+constexpr Engine kSha512{128, 64, 64, kZhaoxinXsha512Buffer, compress_sha512};
 constexpr std::uint64_t kMaxBlock = 128;
 constexpr std::uint64_t kMaxState = 64;
 
@@ -71,6 +73,7 @@ struct StateBuffer {
     if (options.profile == PheProfile::zhaoxin) {
       // The XSHA1 tail zeroing that clobbered sha1_state.count (docs/isa/padlock.md §1.3 root cause 2).
       std::memset(rdi + e.state_bytes, 0, e.zhaoxin_write_bytes - e.state_bytes);
+      if (options.strict) std::memset(rdi + e.zhaoxin_write_bytes, kScratchPoison, e.zhaoxin_strict_scratch_end - e.zhaoxin_write_bytes);
       return;
     }
     // VIA: the microcode may use all 128 bytes (padlock.md §1.2.4). Strict models scratch use with poison; otherwise

@@ -20,6 +20,10 @@ inline constexpr std::uint64_t kPoisonRcx = 0xbadc0ffee0ddf00dull;
 inline constexpr std::uint8_t kScratchPoison = 0xa5;
 // The VIA microcode's state buffer size (docs/isa/padlock.md §1.2.4: 128 bytes, kernel and OpenSSL comments).
 inline constexpr std::uint64_t kViaStateBuffer = 128;
+// The buffer Zhaoxin's own XSHA512 code reserves (128 bytes in its 2024-2025 patches, padlock.md §1.2); whether the
+// microcode uses the 64 bytes after the state is unknown, so strict mode poisons them as scratch, and a caller
+// whose buffer is smaller gets its neighbouring memory overwritten (an ASan report or a wrong result).
+inline constexpr std::uint64_t kZhaoxinXsha512Buffer = 128;
 
 // The four registers PHE reads or writes. RDI is never written back (docs/isa/padlock.md §1.5 item 9).
 struct PheRegisters {

@@ -149,8 +149,9 @@ TEST_P(PheModel, ReadsExactlyTheConsumedBytes) {
   }
 }
 
-// Bytes written at RDI (padlock.md §1.5 item 8): Zhaoxin 32/32/64 with XSHA1's 12 zero bytes; VIA 128 (probe or
-// poison). Nothing beyond is touched.
+// Bytes written at RDI (padlock.md §1.5 item 8): Zhaoxin 32/32/64 with XSHA1's 12 zero bytes (strict: XSHA512
+// also poisons the rest of the 128 bytes Zhaoxin's code reserves); VIA 128 (probe or poison). Nothing beyond is
+// touched.
 TEST_P(PheModel, WriteWidthFollowsProfile) {
   const auto block = message(128, 5);
   struct Case {
@@ -174,6 +175,8 @@ TEST_P(PheModel, WriteWidthFollowsProfile) {
       std::uint8_t want = StateBuffer::kSentinel;
       if (!via() && i < c.zhaoxin_bytes) want = 0;
       if (via() && strict() && i < detail::kViaStateBuffer) want = detail::kScratchPoison;
+      if (!via() && strict() && c.state_bytes == 64 && i < detail::kZhaoxinXsha512Buffer)
+        want = detail::kScratchPoison;
       ASSERT_EQ(s.bytes[i], want) << "byte " << i;
     }
   }

@@ -33,7 +33,16 @@ constexpr AlgorithmRow kRows[] = {
 };
 static_assert(std::size(kRows) == kAllAlgorithms.size());
 
-const AlgorithmRow& row(Algorithm alg) noexcept { return kRows[static_cast<std::size_t>(alg)]; }
+// Every entry point that takes an Algorithm goes through here: a value outside the enumeration (a cast
+// from an untrusted integer) is an error, never an out-of-bounds read.
+const AlgorithmRow& row(Algorithm alg) {
+  const auto i = static_cast<std::size_t>(alg);
+  if (i >= std::size(kRows))
+    throw Error(Errc::unknown_algorithm,
+                "Algorithm value " + std::to_string(i) + " is not a shakedown::Algorithm (valid: 0.." +
+                    std::to_string(std::size(kRows) - 1) + ")");
+  return kRows[i];
+}
 
 // Lower-case, and fold the separators people use ("SHA512/256", "sha3_256", "SHA-256").
 std::string normalize(std::string_view text) {
@@ -55,15 +64,17 @@ std::string valid_names(const Names& all) {
 
 }  // namespace
 
-std::string_view name(Algorithm alg) noexcept { return row(alg).name; }
+std::string_view name(Algorithm alg) { return row(alg).name; }
 
-std::string_view name(Family family) noexcept {
+std::string_view name(Family family) {
   switch (family) {
     case Family::sha256: return "sha256";
     case Family::sha512: return "sha512";
     case Family::keccak: return "keccak";
   }
-  return "?";
+  throw Error(Errc::unknown_family, "Family value " + std::to_string(static_cast<unsigned>(family)) +
+                                        " is not a shakedown::Family (valid: 0.." +
+                                        std::to_string(kAllFamilies.size() - 1) + ")");
 }
 
 std::optional<Algorithm> parse_algorithm(std::string_view text) noexcept {
@@ -101,9 +112,9 @@ Family family_from_name(std::string_view text) {
                                         "' (valid: " + valid_names<Family>(kAllFamilies) + ")");
 }
 
-Family family_of(Algorithm alg) noexcept { return row(alg).family; }
-bool is_xof(Algorithm alg) noexcept { return row(alg).xof; }
-std::size_t digest_size(Algorithm alg) noexcept { return row(alg).digest; }
-std::size_t block_size(Algorithm alg) noexcept { return row(alg).block; }
+Family family_of(Algorithm alg) { return row(alg).family; }
+bool is_xof(Algorithm alg) { return row(alg).xof; }
+std::size_t digest_size(Algorithm alg) { return row(alg).digest; }
+std::size_t block_size(Algorithm alg) { return row(alg).block; }
 
 }  // namespace shakedown

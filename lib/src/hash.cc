@@ -64,6 +64,18 @@ void check_output_length(Algorithm alg, std::size_t len) {
                                              " bytes; " + std::to_string(len) + " requested");
 }
 
+// The std::vector conveniences: an output that cannot be allocated (SIZE_MAX from SHAKE, say) is an
+// Error with a code like every other refusal, not std::length_error or std::bad_alloc.
+std::vector<std::uint8_t> output_buffer(Algorithm alg, std::size_t len) {
+  check_output_length(alg, len);
+  try {
+    return std::vector<std::uint8_t>(len);
+  } catch (const std::exception&) {  // std::length_error, std::bad_alloc
+    throw Error(Errc::bad_output_length, "cannot allocate " + std::to_string(len) + " bytes of " +
+                                             std::string(name(alg)) + " output; squeeze it in parts");
+  }
+}
+
 [[noreturn]] void throw_too_long(Algorithm alg) {
   throw Error(Errc::message_too_long, "message exceeds the " + std::string(name(alg)) + " length limit (FIPS 180-4 §1)");
 }
@@ -126,6 +138,21 @@ Hasher& Hasher::operator=(const Hasher& other) noexcept {
     phase_ = other.phase_;
     backend_ = other.backend_;
     std::memcpy(&u_, &other.u_, sizeof u_);
+  }
+  return *this;
+}
+
+// A move leaves no copy of the state behind: the source is wiped and finalized.
+Hasher::Hasher(Hasher&& other) noexcept : Hasher(static_cast<const Hasher&>(other)) {
+  other.wipe();
+  other.phase_ = Phase::finalized;
+}
+
+Hasher& Hasher::operator=(Hasher&& other) noexcept {
+  if (this != &other) {
+    *this = static_cast<const Hasher&>(other);
+    other.wipe();
+    other.phase_ = Phase::finalized;
   }
   return *this;
 }
@@ -233,7 +260,7 @@ void Hasher::final(std::span<std::uint8_t> out) { final(out.data(), out.size());
 
 std::vector<std::uint8_t> Hasher::final() {
   check_usable(false);
-  std::vector<std::uint8_t> out(digest_size(alg_));
+  std::vector<std::uint8_t> out = output_buffer(alg_, digest_size(alg_));
   final(out.data(), out.size());
   return out;
 }
@@ -290,7 +317,7 @@ void hash(Algorithm alg, std::string_view backend, std::span<const std::uint8_t>
 }
 
 std::vector<std::uint8_t> hash(Algorithm alg, std::span<const std::uint8_t> data, std::size_t outlen) {
-  std::vector<std::uint8_t> out(outlen);
+  std::vector<std::uint8_t> out = output_buffer(alg, outlen);
   hash(alg, data.data(), data.size(), out.data(), out.size());
   return out;
 }

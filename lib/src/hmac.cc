@@ -16,18 +16,14 @@ Algorithm hmac_algorithm(Algorithm alg) {
   return alg;
 }
 
-Hasher make_hasher(Algorithm alg, std::string_view backend) {
-  return backend.empty() ? Hasher(hmac_algorithm(alg)) : Hasher(hmac_algorithm(alg), backend);
-}
-
 // K0 per FIPS 198-1 §4 steps 1-3: keys longer than B are hashed, then zero-padded to B bytes.
 // B is the block size for SHA-2 and the rate for SHA-3 (FIPS 202 is silent; SP 800-224 / RFC-style usage).
-void keyed_pair(Algorithm alg, std::string_view backend, const std::uint8_t* key, std::size_t keylen,
-                Hasher& inner, Hasher& outer) {
+// inner and outer hold the empty message of the right algorithm and backend on entry.
+void keyed_pair(Algorithm alg, const std::uint8_t* key, std::size_t keylen, Hasher& inner, Hasher& outer) {
   const std::size_t B = block_size(alg);
   std::uint8_t k0[kMaxBlockSize] = {};
   if (keylen > B) {
-    Hasher kh = make_hasher(alg, backend);
+    Hasher kh = inner;  // same algorithm and backend, still the empty message
     kh.update(key, keylen);
     kh.final(k0, digest_size(alg));
   } else if (keylen) {
@@ -44,24 +40,29 @@ void keyed_pair(Algorithm alg, std::string_view backend, const std::uint8_t* key
 
 }  // namespace
 
-Hmac::Hmac(Algorithm alg, std::span<const std::uint8_t> key, std::string_view backend)
-    : inner_(make_hasher(alg, backend)),
-      outer_(inner_),
-      inner_start_(inner_),
-      outer_start_(inner_) {
+Hmac::Hmac(Hasher prototype, std::span<const std::uint8_t> key)
+    : inner_(prototype), outer_(prototype), inner_start_(prototype), outer_start_(prototype) {
   if (key.data() == nullptr && !key.empty()) throw Error(Errc::null_pointer, "HMAC key is null with non-zero length");
-  keyed_pair(alg, backend, key.data(), key.size(), inner_start_, outer_start_);
+  keyed_pair(prototype.algorithm(), key.data(), key.size(), inner_start_, outer_start_);
   inner_ = inner_start_;
   outer_ = outer_start_;
 }
 
-Hmac::Hmac(Algorithm alg, std::span<const std::uint8_t> key) : Hmac(alg, key, std::string_view{}) {}
+// A named backend goes to Hasher(alg, name), which rejects "" like any unknown name.
+Hmac::Hmac(Algorithm alg, std::span<const std::uint8_t> key, std::string_view backend)
+    : Hmac(Hasher(hmac_algorithm(alg), backend), key) {}
+
+Hmac::Hmac(Algorithm alg, std::span<const std::uint8_t> key) : Hmac(Hasher(hmac_algorithm(alg)), key) {}
 
 Hmac::Hmac(Algorithm alg, const void* key, std::size_t keylen)
     : Hmac(alg, std::span<const std::uint8_t>(static_cast<const std::uint8_t*>(key), keylen)) {}
 
 Hmac::Hmac(const Hmac&) noexcept = default;
 Hmac& Hmac::operator=(const Hmac&) noexcept = default;
+// Each Hasher's move wipes its source and leaves it finalized, so the moved-from Hmac keeps no key and
+// its reset() copies finalized start states: it can never MAC again.
+Hmac::Hmac(Hmac&& other) noexcept = default;
+Hmac& Hmac::operator=(Hmac&& other) noexcept = default;
 Hmac::~Hmac() = default;  // each Hasher zeroizes itself
 
 Hmac& Hmac::update(const void* data, std::size_t len) {
@@ -90,12 +91,34 @@ std::vector<std::uint8_t> Hmac::final() {
   return out;
 }
 
+std::size_t Hmac::min_truncated_length(Algorithm alg) {
+  const std::size_t half = (digest_size(hmac_algorithm(alg)) + 1) / 2;
+  return half > 10 ? half : 10;  // RFC 2104 §5: not less than half the output and not less than 80 bits
+}
+
+// The length check depends only on public sizes; the comparison covers all `len` bytes whatever they hold.
+bool Hmac::verify_truncated(std::span<const std::uint8_t> tag, std::size_t expected_len) {
+  const std::size_t L = digest_size(algorithm());
+  const std::size_t min = min_truncated_length(algorithm());
+  if (expected_len < min || expected_len > L)
+    throw Error(Errc::bad_output_length, "HMAC-" + std::string(name(algorithm())) + " tags are verified at " +
+                                             std::to_string(min) + ".." + std::to_string(L) +
+                                             " bytes (RFC 2104 §5); expected length " +
+                                             std::to_string(expected_len) + " refused");
+  std::uint8_t mac[kMaxDigestSize];
+  final(std::span<std::uint8_t>(mac, L));  // throws Errc::finalized before anything changes
+  bool ok = tag.size() == expected_len && tag.data() != nullptr &&
+            internal::equal_constant_time(mac, tag.data(), expected_len);
+  SHAKEDOWN_CT_DECLASSIFY(&ok, sizeof ok);
+  internal::secure_zero(mac, sizeof mac);
+  return ok;
+}
+
 bool Hmac::verify(std::span<const std::uint8_t> tag) {
   const std::size_t L = digest_size(algorithm());
   std::uint8_t mac[kMaxDigestSize];
   final(std::span<std::uint8_t>(mac, L));
-  bool ok = !tag.empty() && tag.size() <= L && tag.data() != nullptr &&
-            internal::equal_constant_time(mac, tag.data(), tag.size());
+  bool ok = tag.size() == L && tag.data() != nullptr && internal::equal_constant_time(mac, tag.data(), L);
   SHAKEDOWN_CT_DECLASSIFY(&ok, sizeof ok);  // the verdict is public: the caller branches on it
   internal::secure_zero(mac, sizeof mac);
   return ok;

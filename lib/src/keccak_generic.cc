@@ -6,6 +6,7 @@
 #include "internal/bytes.h"
 #include "internal/generic.h"
 #include "internal/keccak_constants.h"
+#include "internal/stack_burn.h"
 
 namespace shakedown::internal {
 namespace {
@@ -128,17 +129,36 @@ inline __attribute__((always_inline)) void permute_complemented(std::uint64_t* s
     round(E, A, C, kRoundConstants[ir + 1]);
   }
   std::memcpy(state, A, sizeof A);
-  secure_zero(E, sizeof E);
-  secure_zero(A, sizeof A);
-  secure_zero(C, sizeof C);
+  // A, E, C and the spilled lanes stay in the dead frame: the entry points below burn it (stack_burn.h).
+}
+
+// Lanes spilled by the rounds, burnt after each call (stack_burn.h): gcc 12 -O3 x86-64 frames of 648 (permute)
+// and 744 (absorb) bytes.
+constexpr std::size_t kKeccakGenericStack = 1536;
+
+[[gnu::noinline]] void permute(std::uint64_t state[25]) {
+  complement_lanes(state);
+  permute_complemented(state);
+  complement_lanes(state);
+}
+
+[[gnu::noinline]] void absorb(std::uint64_t state[25], const std::uint8_t* data, std::size_t nblocks,
+                              std::size_t rate) {
+  const std::size_t lanes = rate / 8;  // every SHA-3/SHAKE rate is a whole number of lanes
+  complement_lanes(state);  // XOR commutes with complementing: absorb straight into the stored form
+  while (nblocks--) {
+    for (std::size_t i = 0; i < lanes; ++i) state[i] ^= load_le64(data + 8 * i);
+    permute_complemented(state);
+    data += rate;
+  }
+  complement_lanes(state);
 }
 
 }  // namespace
 
 void keccak_permute_generic(std::uint64_t state[25]) {
-  complement_lanes(state);
-  permute_complemented(state);
-  complement_lanes(state);
+  permute(state);
+  burn_stack(kKeccakGenericStack);
 }
 
 void keccak_xor_bytes(std::uint64_t state[25], std::size_t offset, const std::uint8_t* data, std::size_t len) {
@@ -166,15 +186,9 @@ void keccak_extract_bytes(const std::uint64_t state[25], std::size_t offset, std
 
 void keccak_absorb_generic(std::uint64_t state[25], const std::uint8_t* data, std::size_t nblocks,
                            std::size_t rate) {
-  const std::size_t lanes = rate / 8;  // every SHA-3/SHAKE rate is a whole number of lanes
   if (nblocks == 0) return;
-  complement_lanes(state);  // XOR commutes with complementing: absorb straight into the stored form
-  while (nblocks--) {
-    for (std::size_t i = 0; i < lanes; ++i) state[i] ^= load_le64(data + 8 * i);
-    permute_complemented(state);
-    data += rate;
-  }
-  complement_lanes(state);
+  absorb(state, data, nblocks, rate);
+  burn_stack(kKeccakGenericStack);
 }
 
 }  // namespace shakedown::internal

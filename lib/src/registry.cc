@@ -24,7 +24,11 @@ namespace {
 
 constexpr const char* kEnvName = "SHAKEDOWN_BACKENDS";
 
-std::size_t index_of(Family f) { return static_cast<std::size_t>(f); }
+// name() throws Errc::unknown_family for a value outside the enumeration, before it can index anything.
+std::size_t index_of(Family f) {
+  (void)name(f);
+  return static_cast<std::size_t>(f);
+}
 
 // What SHAKEDOWN_BACKENDS says about one family.
 struct FamilyOverride {
@@ -41,7 +45,7 @@ struct Selection {
   const KeccakBackend* keccak = nullptr;
 };
 
-// ---- Known-answer self-tests (run at selection for backends flagged kBackendSelfTest) ----
+// ---- Known-answer self-tests of the backends flagged kBackendSelfTest (when they run: below) ----
 // Expected values are the FIPS 180-2 Appendix B.1 / C.1 "abc" digests and the SHA3-256("")
 // digest of the NIST SHA-3 examples, not output of this code.
 
@@ -170,6 +174,45 @@ std::string parse_backends_env(std::string_view text, std::array<FamilyOverride,
   return {};
 }
 
+// ---- Self-test results: once per process, only when a backend is about to be used ----
+//
+// A backend flagged kBackendSelfTest executes its instruction only when selection would use it (after pins,
+// exclusions and pin-only are applied), when it is pinned, or when a caller binds it by name. A pin or an
+// exclusion can therefore keep a suspect instruction (PadLock on a CPU model that advertises it but cannot
+// execute it) from ever running.
+
+enum SelfTestState : std::uint8_t { kNotRun = 0, kPassed = 1, kFailed = 2 };
+constexpr std::size_t kMaxRows = 32;  // per family table; checked where a row's index is taken
+std::array<std::array<std::atomic<std::uint8_t>, kMaxRows>, 3> g_self_test{};
+std::mutex g_self_test_mutex;  // taken after g_mutex when both are held
+
+template <class B>
+std::atomic<std::uint8_t>& self_test_slot(Family fam, std::span<const B> table, const B& b) {
+  const auto row = static_cast<std::size_t>(&b - table.data());
+  if (row >= kMaxRows) std::abort();  // a table longer than kMaxRows: raise kMaxRows
+  return g_self_test[index_of(fam)][row];
+}
+
+// Runs the row's known-answer test the first time it is asked for; true if it passed.
+template <class B>
+bool self_test_passes(Family fam, std::span<const B> table, const B& b) {
+  auto& slot = self_test_slot(fam, table, b);
+  std::uint8_t state = slot.load(std::memory_order_acquire);
+  if (state == kNotRun) {
+    std::lock_guard<std::mutex> lock(g_self_test_mutex);
+    state = slot.load(std::memory_order_relaxed);
+    if (state == kNotRun) {
+      state = self_test(b) ? kPassed : kFailed;
+      slot.store(state, std::memory_order_release);
+    }
+  }
+  return state == kPassed;
+}
+
+constexpr const char* kSelfTestFailed = "failed its known-answer self-test";
+constexpr const char* kSelfTestPending =
+    "self-test pending: runs when it is selected, pinned or bound by name";
+
 // ---- Selection ----
 
 template <class B>
@@ -180,32 +223,38 @@ const B* select_family(Family fam, std::span<const B> table, const FamilyOverrid
   const B* chosen = nullptr;
   for (const B& b : table) {
     BackendStatus s{std::string(b.info.name), fam, false, false, {}};
-    bool cpu_ok = b.info.available(sel.features);
-    if (!cpu_ok) {
+    const bool pinned = !o.pinned.empty() && s.name == o.pinned;
+    const bool excluded = std::find(o.excluded.begin(), o.excluded.end(), s.name) != o.excluded.end();
+    const bool pin_only = (b.info.flags & kBackendPinOnly) != 0;
+    // Would selection use this row if it works? Only then may its self-test run here.
+    const bool wanted = pinned || (o.pinned.empty() && !excluded && !pin_only && chosen == nullptr);
+    if (!b.info.available(sel.features)) {
       s.reason = "needs " + std::string(b.info.needs);
-    } else if ((b.info.flags & kBackendSelfTest) && !self_test(b)) {
-      s.reason = "failed its known-answer self-test at selection";
-    } else {
+    } else if (!(b.info.flags & kBackendSelfTest)) {
       s.available = true;
+    } else if (wanted) {
+      s.available = self_test_passes(fam, table, b);
+      if (!s.available) s.reason = kSelfTestFailed;
+    } else {
+      // Not run for this selection; an earlier bind or selection may have run it already.
+      s.available = self_test_slot(fam, table, b).load(std::memory_order_acquire) != kFailed;
+      if (!s.available) s.reason = kSelfTestFailed;
     }
-    bool excluded = std::find(o.excluded.begin(), o.excluded.end(), s.name) != o.excluded.end();
-    if (!o.pinned.empty()) {
-      if (s.name == o.pinned) {
-        if (!s.available) {
-          error = std::string(kEnvName) + " pins " + std::string(name(fam)) + "=" + s.name +
-                  " but it is unavailable here: " + s.reason;
-        } else {
-          chosen = &b;
-          s.selected = true;
-          s.reason = "pinned by " + std::string(kEnvName);
-        }
-      } else if (s.available) {
-        s.reason = std::string(kEnvName) + " pins " + o.pinned;
+    if (pinned) {
+      if (!s.available) {
+        error = std::string(kEnvName) + " pins " + std::string(name(fam)) + "=" + s.name +
+                " but it is unavailable here: " + s.reason;
+      } else {
+        chosen = &b;
+        s.selected = true;
+        s.reason = "pinned by " + std::string(kEnvName);
       }
     } else if (s.available) {
-      if (excluded) {
+      if (!o.pinned.empty()) {
+        s.reason = std::string(kEnvName) + " pins " + o.pinned;
+      } else if (excluded) {
         s.reason = "excluded by " + std::string(kEnvName);
-      } else if (b.info.flags & kBackendPinOnly) {
+      } else if (pin_only) {
         s.reason = "pin-only: never auto-selected (SHAKEDOWN_BACKENDS=" + std::string(name(fam)) + "=" +
                    s.name + " or bind it by name)";
       } else if (chosen == nullptr) {
@@ -220,6 +269,27 @@ const B* select_family(Family fam, std::span<const B> table, const FamilyOverrid
   if (chosen == nullptr && error.empty())
     error = std::string(kEnvName) + " leaves no usable " + std::string(name(fam)) + " backend";
   return chosen;
+}
+
+// The status of a family as of now: rows whose self-test ran after the selection was made (a bind by name)
+// show its result; rows whose self-test has not run say so.
+template <class B>
+std::vector<BackendStatus> current_status(Family fam, std::span<const B> table, std::vector<BackendStatus> status) {
+  for (std::size_t i = 0; i < status.size() && i < table.size(); ++i) {
+    const B& b = table[i];
+    BackendStatus& s = status[i];
+    if (!(b.info.flags & kBackendSelfTest) || !s.available) continue;
+    const std::uint8_t state = self_test_slot(fam, table, b).load(std::memory_order_acquire);
+    if (state == kFailed) {
+      s.available = false;
+      s.reason = kSelfTestFailed;
+    } else if (state == kNotRun && s.reason.empty()) {
+      s.reason = kSelfTestPending;
+    } else if (state == kNotRun) {
+      s.reason += "; " + std::string(kSelfTestPending);
+    }
+  }
+  return status;
 }
 
 std::mutex g_mutex;
@@ -317,6 +387,10 @@ const B& lookup(Family fam, std::span<const B> table, std::string_view name, boo
       if (s.name == name && !s.available)
         throw Error(Errc::backend_unavailable, std::string(shakedown::name(fam)) + " backend '" +
                                                    std::string(name) + "' is unavailable: " + s.reason);
+    // Bound by name: the one case besides selection in which a self-tested backend's instruction runs.
+    if ((b->info.flags & kBackendSelfTest) && !self_test_passes(fam, table, *b))
+      throw Error(Errc::backend_unavailable, std::string(shakedown::name(fam)) + " backend '" +
+                                                 std::string(name) + "' is unavailable: " + kSelfTestFailed);
   }
   return *b;
 }
@@ -343,20 +417,32 @@ const KeccakBackend& keccak_backend(std::string_view name, bool require_availabl
   return internal::lookup(Family::keccak, keccak_backends(), name, require_available);
 }
 
-std::vector<BackendStatus> backends(Family family) {
-  const auto& sel = internal::usable();
-  return sel.status[internal::index_of(family)];
+namespace internal {
+namespace {
+std::vector<BackendStatus> status_now(Family family, const Selection& sel) {
+  const auto& status = sel.status[index_of(family)];
+  switch (family) {
+    case Family::sha256: return current_status(family, sha256_table(), status);
+    case Family::sha512: return current_status(family, sha512_table(), status);
+    case Family::keccak: return current_status(family, keccak_table(), status);
+  }
+  return status;
 }
+}  // namespace
+}  // namespace internal
+
+std::vector<BackendStatus> backends(Family family) { return internal::status_now(family, internal::usable()); }
 
 std::vector<std::string> available_backends(Family family) {
   std::vector<std::string> out;
-  for (const auto& s : internal::current().status[internal::index_of(family)])
+  for (const auto& s : internal::status_now(family, internal::current()))
     if (s.available) out.push_back(s.name);
   return out;
 }
 
 std::string_view selected_backend(Family family) {
   const auto& sel = internal::usable();
+  (void)internal::index_of(family);
   switch (family) {
     case Family::sha256: return sel.sha256->info.name;
     case Family::sha512: return sel.sha512->info.name;

@@ -17,7 +17,7 @@ struct Sha256Traits : Sha256Words {
 }  // namespace
 
 void sha256_blocks_generic(std::uint32_t h[8], const std::uint8_t* data, std::size_t nblocks) {
-  Sha2Compress<Sha256Traits>::blocks(h, data, nblocks);
+  Sha2Compress<Sha256Traits>::blocks_and_burn(h, data, nblocks);
 }
 
 }  // namespace shakedown::internal

@@ -17,7 +17,7 @@ struct Sha512Traits : Sha512Words {
 }  // namespace
 
 void sha512_blocks_generic(std::uint64_t h[8], const std::uint8_t* data, std::size_t nblocks) {
-  Sha2Compress<Sha512Traits>::blocks(h, data, nblocks);
+  Sha2Compress<Sha512Traits>::blocks_and_burn(h, data, nblocks);
 }
 
 }  // namespace shakedown::internal

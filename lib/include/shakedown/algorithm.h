@@ -33,9 +33,12 @@ inline constexpr std::array<Algorithm, 12> kAllAlgorithms = {
 };
 inline constexpr std::array<Family, 3> kAllFamilies = {Family::sha256, Family::sha512, Family::keccak};
 
+// Every function below that takes an Algorithm or a Family throws Errc::unknown_algorithm /
+// Errc::unknown_family for a value outside the enumeration (e.g. cast from an untrusted integer).
+
 // Canonical lower-case name: "sha512-256", "sha3-256", "shake128".
-std::string_view name(Algorithm alg) noexcept;
-std::string_view name(Family family) noexcept;
+std::string_view name(Algorithm alg);
+std::string_view name(Family family);
 
 // Case-insensitive; accepts the canonical names plus the common spellings
 // "SHA512/256", "sha512_256", "sha3_256". Returns nullopt for anything else.
@@ -45,13 +48,13 @@ std::optional<Family> parse_family(std::string_view text) noexcept;
 Algorithm algorithm_from_name(std::string_view text);
 Family family_from_name(std::string_view text);
 
-Family family_of(Algorithm alg) noexcept;
-bool is_xof(Algorithm alg) noexcept;
+Family family_of(Algorithm alg);
+bool is_xof(Algorithm alg);
 // Digest size in bytes; for SHAKE the default output length used by one-shot helpers and
 // tools (2x the security strength: 32 for SHAKE128, 64 for SHAKE256).
-std::size_t digest_size(Algorithm alg) noexcept;
+std::size_t digest_size(Algorithm alg);
 // Compression-function block size (SHA-2) or sponge rate (SHA-3, FIPS 202 §6), in bytes.
-std::size_t block_size(Algorithm alg) noexcept;
+std::size_t block_size(Algorithm alg);
 
 inline constexpr std::size_t kMaxDigestSize = 64;
 inline constexpr std::size_t kMaxBlockSize = 168;

@@ -10,8 +10,8 @@ namespace shakedown {
 // Every misuse the API can detect maps to one code. The object is left unchanged
 // when an Error is thrown (strong guarantee), so a caller can recover.
 enum class Errc {
-  unknown_algorithm,    // name does not parse as an algorithm
-  unknown_family,       // name does not parse as a backend family
+  unknown_algorithm,    // name does not parse as an algorithm, or an Algorithm value outside the enum
+  unknown_family,       // name does not parse as a backend family, or a Family value outside the enum
   unknown_backend,      // backend name not compiled into this build for that family
   backend_unavailable,  // backend compiled but this CPU (or its self-test) rules it out
   bad_environment,      // SHAKEDOWN_BACKENDS (or a test override string) is malformed

@@ -36,15 +36,19 @@ struct KeccakState {
 }  // namespace detail
 
 // Incremental hashing. Copying a Hasher clones it mid-stream. The state is zeroized by
-// final() and by the destructor. Errors throw shakedown::Error and leave the context as it was.
+// final(), by the destructor, and in the source of a move (which is left finalized: reset() makes it
+// usable again). Errors throw shakedown::Error and leave the context as it was.
 class Hasher {
  public:
   // Bound to the selected backend of the algorithm's family.
   explicit Hasher(Algorithm alg);
-  // Bound to a named backend ("generic", "x86_64/shani", ...).
+  // Bound to a named backend ("generic", "x86_64/shani", ...); an empty or unknown name is
+  // Errc::unknown_backend, an unavailable one Errc::backend_unavailable.
   Hasher(Algorithm alg, std::string_view backend);
   Hasher(const Hasher& other) noexcept;
   Hasher& operator=(const Hasher& other) noexcept;
+  Hasher(Hasher&& other) noexcept;
+  Hasher& operator=(Hasher&& other) noexcept;
   ~Hasher();
 
   Algorithm algorithm() const noexcept { return alg_; }

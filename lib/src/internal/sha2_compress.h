@@ -7,6 +7,7 @@
 
 #include "internal/bytes.h"
 #include "internal/sha2_constants.h"
+#include "internal/stack_burn.h"
 
 namespace shakedown::internal {
 
@@ -81,7 +82,14 @@ struct Sha2Compress {
     round<t + 7>(b, c, e, f, g, h, a, bc, W, block);
   }
 
-  static void blocks(Word state[8], const std::uint8_t* data, std::size_t nblocks) {
+  // The seam entry point: the loop below, then the burn of the frame it left (stack_burn.h): W and the
+  // working variables, spilled or not. gcc 12 -O3 x86-64 frames: 136 (SHA-256) and 312 (SHA-512) bytes.
+  static void blocks_and_burn(Word state[8], const std::uint8_t* data, std::size_t nblocks) {
+    blocks(state, data, nblocks);
+    burn_stack(sizeof(Word) == 4 ? 512 : 1024);
+  }
+
+  [[gnu::noinline]] static void blocks(Word state[8], const std::uint8_t* data, std::size_t nblocks) {
     static_assert(T::kRounds % 8 == 0);
     constexpr std::size_t kBlock = 16 * sizeof(Word);
     Word W[16];
@@ -96,7 +104,6 @@ struct Sha2Compress {
       state[4] += e; state[5] += f; state[6] += g; state[7] += h;
       data += kBlock;
     }
-    secure_zero(W, sizeof W);  // message schedule words are message-derived
   }
 };
 

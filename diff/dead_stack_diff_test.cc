@@ -1,0 +1,119 @@
+// Secrets left in dead stack: after hashing a secret message or MACing under a secret key, per (algorithm,
+// backend), nothing the computation derived from them may remain in the stack below the caller.
+//
+// The function runs on a painted stack (painted_stack.h); the secrets are every intermediate value of an
+// independent round-by-round trace (secret_trace.h): schedule words, working variables, chaining values, Keccak
+// lanes of every round, key and message bytes. Only what the API hands back (digest, MAC, squeezed lanes) is
+// public. The Hasher/Hmac objects themselves live in the dead frames, so their destructors' wiping is checked too.
+#include <gtest/gtest.h>
+
+#include "diff_support.h"
+#include "painted_stack.h"
+#include "secret_trace.h"
+
+namespace shakedown::diff {
+namespace {
+
+using Bytes = std::vector<std::uint8_t>;
+
+// What one run on the painted stack left behind.
+struct Leftover {
+  std::string what;
+  Bytes dead;
+};
+
+class DeadStack : public ::testing::TestWithParam<test::AlgBackend> {
+ protected:
+  // Runs fn on the painted stack and keeps what it left. Secrets are traced only after every run: a thread starts
+  // with its creator's vector registers, so nothing secret may be computed before one.
+  void run(const char* what, const std::function<void()>& fn) {
+    stack_.run(fn);
+    const auto dead = stack_.dead();
+    ASSERT_GT(dead.size(), 4096u) << "the painted stack's caller frame was not found";
+    leftovers_.push_back({what, Bytes(dead.begin(), dead.end())});
+  }
+
+  // Fails naming the first secret found in what any run left.
+  void expect_clean(const trace::Secrets& secrets) {
+    for (const Leftover& l : leftovers_) {
+      EXPECT_EQ(secrets.find_in(l.dead), "")
+          << who(GetParam()) << ": " << l.what << " left a secret-derived value in dead stack "
+          << "(offset counted from the lowest address of " << l.dead.size() << " dead bytes)";
+      record(GetParam(), "DeadStack");
+    }
+    leftovers_.clear();
+  }
+
+  // A message of its own per (algorithm, backend), so that no earlier test's values can match.
+  Bytes secret_bytes(std::size_t len, std::uint32_t salt) const {
+    return test::pattern(len, salt ^ static_cast<std::uint32_t>(std::hash<std::string>{}(test::param_name(GetParam()))));
+  }
+
+  PaintedStack stack_;
+  std::vector<Leftover> leftovers_;
+};
+
+// A secret message spanning several blocks and a partial one, hashed incrementally and one-shot.
+class DeadStackDiff : public DeadStack {};
+TEST_P(DeadStackDiff, HashLeavesNothingOfTheMessage) {
+  const auto& p = GetParam();
+  const std::size_t B = block_size(p.alg), outlen = out_size(p.alg) + (is_xof(p.alg) ? B + 3 : 0);
+  const Bytes msg = secret_bytes(3 * B + 17, 71);
+  Bytes incremental(outlen), oneshot(outlen);
+  run("Hasher update/final", [&] {
+    Hasher h(p.alg, p.backend);
+    h.update(std::span(msg).first(37)).update(std::span(msg).subspan(37));
+    if (is_xof(p.alg)) {
+      h.squeeze(std::span(incremental).first(5));
+      h.squeeze(std::span(incremental).subspan(5));
+      h.final(std::span(incremental).last(0));
+    } else {
+      h.final(incremental);
+    }
+  });
+  run("one-shot hash()", [&] { hash(p.alg, p.backend, msg, oneshot); });
+  trace::Secrets secrets;
+  const Bytes want = trace::hash(p.alg, msg, outlen, true, secrets);
+  // The trace is only a scan list if it computes the real function: check it against the oracle first.
+  ASSERT_EQ(want, test::openssl_digest(p.alg, msg, outlen)) << "the secret trace is wrong, so is its scan";
+  EXPECT_EQ(incremental, want);
+  EXPECT_EQ(oneshot, want);
+  expect_clean(secrets);
+}
+
+// HMAC under a secret key (shorter than a block, and longer so that it is hashed first), final and verify.
+class DeadStackHmacDiff : public DeadStack {};
+TEST_P(DeadStackHmacDiff, HmacLeavesNothingOfTheKey) {
+  const auto& p = GetParam();
+  for (std::size_t keylen : {std::size_t{20}, block_size(p.alg) + 13}) {
+    SCOPED_TRACE("key of " + std::to_string(keylen) + " bytes");
+    const Bytes key = secret_bytes(keylen, 72), msg = secret_bytes(2 * block_size(p.alg) + 5, 73);
+    Bytes tag(digest_size(p.alg)), mac_for_verify;
+    run("Hmac update/final", [&] {
+      Hmac m(p.alg, key, p.backend);
+      m.update(msg);
+      m.final(tag);
+    });
+    mac_for_verify = tag;  // the MAC is public: handing it back in does not taint the next run
+    bool verified = false;
+    run("Hmac verify", [&] {
+      Hmac m(p.alg, key, p.backend);
+      m.update(msg);
+      verified = m.verify(mac_for_verify);
+    });
+    trace::Secrets secrets;
+    const Bytes want = trace::hmac(p.alg, key, msg, secrets);
+    ASSERT_EQ(want, test::openssl_hmac(p.alg, key, msg)) << "the secret trace is wrong, so is its scan";
+    EXPECT_EQ(tag, want);
+    EXPECT_TRUE(verified);
+    expect_clean(secrets);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryBackend, DeadStackDiff, ::testing::ValuesIn(test::all_alg_backends()),
+                         [](const auto& pi) { return test::param_name(pi.param); });
+INSTANTIATE_TEST_SUITE_P(EveryBackend, DeadStackHmacDiff, ::testing::ValuesIn(hmac_alg_backends()),
+                         [](const auto& pi) { return test::param_name(pi.param); });
+
+}  // namespace
+}  // namespace shakedown::diff

@@ -1,0 +1,83 @@
+// PaintedStack: a pthread on an mmap'd stack (pthread_attr_setstack) with its own signal stack.
+#include "painted_stack.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <sys/mman.h>
+
+#include <cstring>
+#include <exception>
+#include <stdexcept>
+#include <vector>
+
+namespace shakedown::diff {
+namespace {
+
+constexpr std::size_t kGuard = 64 * 1024;  // PROT_NONE below the stack: an overflow faults, it does not scribble
+
+struct Run {
+  const std::function<void()>* fn;
+  std::uintptr_t caller = 0;
+  std::exception_ptr error;
+};
+
+// Not inlined: everything fn leaves is below the marker taken in the caller's frame.
+[[gnu::noinline]] void call(Run& run) { (*run.fn)(); }
+
+void* entry(void* arg) {
+  auto& run = *static_cast<Run*>(arg);
+  // A SIGILL handler that emulates an instruction must not write its own copies of the state into the stack we
+  // scan: give it an alternate stack (the emulator installs its handler with SA_ONSTACK).
+  std::vector<std::uint8_t> alt(std::max<std::size_t>(SIGSTKSZ, 256 * 1024));
+  stack_t ss{};
+  ss.ss_sp = alt.data();
+  ss.ss_size = alt.size();
+  sigaltstack(&ss, nullptr);
+  volatile std::uint8_t marker = 0;
+  run.caller = reinterpret_cast<std::uintptr_t>(&marker);
+  try {
+    call(run);
+  } catch (...) {
+    run.error = std::current_exception();
+  }
+  ss.ss_flags = SS_DISABLE;
+  sigaltstack(&ss, nullptr);
+  return nullptr;
+}
+
+}  // namespace
+
+PaintedStack::PaintedStack() {
+  map_ = mmap(nullptr, kGuard + kBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (map_ == MAP_FAILED) throw std::runtime_error("PaintedStack: mmap failed");
+  mprotect(map_, kGuard, PROT_NONE);
+  stack_ = static_cast<std::uint8_t*>(map_) + kGuard;
+  // One run of nothing first: the dynamic linker resolves the calls the runs make (sigaltstack, ...) on first use,
+  // and its resolver saves every vector register on the stack, registers a new thread inherits from its creator.
+  run([] {});
+}
+
+PaintedStack::~PaintedStack() { munmap(map_, kGuard + kBytes); }
+
+void PaintedStack::run(const std::function<void()>& fn) {
+  std::memset(stack_, kPaint, kBytes);
+  Run r{&fn, 0, nullptr};
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstack(&attr, stack_, kBytes);
+  pthread_t thread;
+  const int rc = pthread_create(&thread, &attr, entry, &r);
+  pthread_attr_destroy(&attr);
+  if (rc != 0) throw std::runtime_error("PaintedStack: pthread_create failed");
+  pthread_join(thread, nullptr);
+  caller_ = r.caller;
+  if (r.error) std::rethrow_exception(r.error);
+}
+
+std::span<const std::uint8_t> PaintedStack::dead() const {
+  const auto begin = reinterpret_cast<std::uintptr_t>(stack_);
+  if (caller_ <= begin || caller_ > begin + kBytes) return {};
+  return {stack_, caller_ - begin};
+}
+
+}  // namespace shakedown::diff
