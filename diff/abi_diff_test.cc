@@ -48,7 +48,7 @@ void check_sha2(const test::FamilyBackend& p, Rng& rng, std::size_t& calls) {
 }
 
 void check_keccak(const test::FamilyBackend& p, Rng& rng, std::size_t& calls) {
-  const auto& be = keccak_backend(p.backend);
+  const auto& be = shakedown::backend<Family::keccak>(p.backend);
   std::uint64_t via[25], direct[25];
   for (auto& lane : via) lane = rng.next();
   std::copy(via, via + 25, direct);

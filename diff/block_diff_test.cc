@@ -71,8 +71,8 @@ void check_sha2_blocks(const test::FamilyBackend& p) {
 }
 
 void check_keccak(const test::FamilyBackend& p) {
-  const auto& be = keccak_backend(p.backend);
-  const auto& generic = keccak_backend("generic");
+  const auto& be = shakedown::backend<Family::keccak>(p.backend);
+  const auto& generic = shakedown::backend<Family::keccak>("generic");
   const bool vs_generic = p.backend != "generic";
   const std::size_t iterations = test::scaled(200, 16);
   const std::string param = test::param_name(p);
@@ -129,21 +129,21 @@ TEST_P(BlockDiff, ZeroBlockCountTouchesNoMemory) {
   auto* page = inaccessible_page();  // page-aligned, so viewing it as state words is aligned
   switch (p.family) {
     case Family::sha256: {
-      const auto& be = sha256_backend(p.backend);
+      const auto& be = shakedown::backend<Family::sha256>(p.backend);
       EXPECT_EXIT((be.blocks(static_cast<std::uint32_t*>(static_cast<void*>(page)), page, 0), std::_Exit(0)),
                   ::testing::ExitedWithCode(0), "")
           << who(p) << " blocks(h, data, 0) with h and data on an inaccessible page";
       break;
     }
     case Family::sha512: {
-      const auto& be = sha512_backend(p.backend);
+      const auto& be = shakedown::backend<Family::sha512>(p.backend);
       EXPECT_EXIT((be.blocks(static_cast<std::uint64_t*>(static_cast<void*>(page)), page, 0), std::_Exit(0)),
                   ::testing::ExitedWithCode(0), "")
           << who(p) << " blocks(h, data, 0) with h and data on an inaccessible page";
       break;
     }
     case Family::keccak: {
-      const auto& be = keccak_backend(p.backend);
+      const auto& be = shakedown::backend<Family::keccak>(p.backend);
       if (!be.absorb) GTEST_SKIP() << who(p) << " has no absorb(); permute() has no block count";
       for (std::size_t rate : kKeccakRates)
         EXPECT_EXIT((be.absorb(static_cast<std::uint64_t*>(static_cast<void*>(page)), page, 0, rate), std::_Exit(0)),

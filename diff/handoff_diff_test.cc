@@ -134,10 +134,10 @@ void keccak_block_handoff(const test::AlgBackend& p, const std::vector<std::stri
         const Bytes padded = ref::sponge_padded(msg, rate, is_xof(p.alg));
         const std::size_t n = padded.size() / rate;
         auto [x, y] = cuts(rng, n);
-        const auto& c = keccak_backend(cn);
+        const auto& c = shakedown::backend<Family::keccak>(cn);
         std::uint64_t st[25] = {};
-        run_blocks(keccak_backend(p.backend), st, padded.data(), x);
-        run_blocks(keccak_backend(bn), st, padded.data() + x * rate, y - x);
+        run_blocks(shakedown::backend<Family::keccak>(p.backend), st, padded.data(), x);
+        run_blocks(shakedown::backend<Family::keccak>(bn), st, padded.data() + x * rate, y - x);
         run_blocks(c, st, padded.data() + y * rate, n - y);
         const std::size_t outlen = is_xof(p.alg) ? 1 + rng.below(3 * rate) : digest_size(p.alg);
         Bytes out(outlen);

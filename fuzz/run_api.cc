@@ -40,17 +40,11 @@ struct HmacModel {
 // A compiled backend of the family that this CPU cannot run, if there is one.
 std::optional<std::string> unavailable_backend(Family f) {
   const auto& avail = backends_of(f);
-  auto check = [&](auto table) -> std::optional<std::string> {
-    for (const auto& b : table)
+  return visit_family(f, [&]<class T>(T) -> std::optional<std::string> {
+    for (const auto& b : compiled_backends<T::kFamily>())
       if (std::find(avail.begin(), avail.end(), b.info.name) == avail.end()) return std::string(b.info.name);
     return std::nullopt;
-  };
-  switch (f) {
-    case Family::sha256: return check(sha256_backends());
-    case Family::sha512: return check(sha512_backends());
-    case Family::keccak: return check(keccak_backends());
-  }
-  return std::nullopt;
+  });
 }
 
 std::vector<std::uint8_t> xof_slice(Algorithm alg, const std::vector<std::uint8_t>& msg, std::size_t from,

@@ -41,19 +41,19 @@ void apply(const BlocksPlan& p, const std::string& backend, StateBuf& state, con
     case Family::sha256: {
       alignas(64) std::uint32_t h[8];
       std::memcpy(h, state.bytes, sizeof h);
-      sha256_backend(backend).blocks(h, at, count);
+      shakedown::backend<Family::sha256>(backend).blocks(h, at, count);
       std::memcpy(state.bytes, h, sizeof h);
       return;
     }
     case Family::sha512: {
       alignas(64) std::uint64_t h[8];
       std::memcpy(h, state.bytes, sizeof h);
-      sha512_backend(backend).blocks(h, at, count);
+      shakedown::backend<Family::sha512>(backend).blocks(h, at, count);
       std::memcpy(state.bytes, h, sizeof h);
       return;
     }
     case Family::keccak: {
-      const KeccakBackend& be = keccak_backend(backend);
+      const KeccakBackend& be = shakedown::backend<Family::keccak>(backend);
       alignas(64) std::uint64_t st[25];
       std::memcpy(st, state.bytes, sizeof st);
       if (p.keccak_op == BlocksPlan::KeccakOp::permute) {

@@ -46,10 +46,8 @@ void check_table(const Table& table) {
 }
 
 TEST(Registry, TablesAreWellFormed) {
-  check_table(sha256_backends());
-  check_table(sha512_backends());
-  check_table(keccak_backends());
-  for (const auto& k : keccak_backends()) EXPECT_NE(k.permute, nullptr) << k.info.name;
+  for (Family f : kAllFamilies) visit_family(f, []<class T>(T) { check_table(compiled_backends<T::kFamily>()); });
+  for (const auto& k : shakedown::compiled_backends<Family::keccak>()) EXPECT_NE(k.permute, nullptr) << k.info.name;
 }
 
 TEST(Registry, ExactlyOneSelectedAndReasonsForTheRest) {
@@ -80,7 +78,7 @@ TEST(Registry, ExactlyOneSelectedAndReasonsForTheRest) {
 
 TEST(Registry, LookupByNameErrors) {
   try {
-    (void)sha256_backend("x86_64/nosuch");
+    (void)shakedown::backend<Family::sha256>("x86_64/nosuch");
     ADD_FAILURE() << "unknown backend accepted";
   } catch (const Error& e) {
     EXPECT_EQ(e.code(), Errc::unknown_backend);
@@ -92,13 +90,13 @@ TEST(Registry, LookupByNameErrors) {
   for (const auto& s : backends(Family::sha256)) {
     if (s.available) continue;
     try {
-      (void)sha256_backend(s.name);
+      (void)shakedown::backend<Family::sha256>(s.name);
       ADD_FAILURE() << s.name << " bound although unavailable";
     } catch (const Error& e) {
       EXPECT_EQ(e.code(), Errc::backend_unavailable);
       EXPECT_NE(std::string(e.what()).find(s.reason), std::string::npos) << e.what();
     }
-    EXPECT_NO_THROW((void)sha256_backend(s.name, /*require_available=*/false));
+    EXPECT_NO_THROW((void)shakedown::backend<Family::sha256>(s.name, /*require_available=*/false));
   }
 }
 
@@ -142,7 +140,7 @@ TEST_F(RegistryEnv, MalformedValuesAreClearErrorsNeverFallbacks) {
       {"sha256=generic;sha512=generic", "unknown sha256 backend"},
   };
   std::string exclude_all;
-  for (const auto& k : keccak_backends()) exclude_all += (exclude_all.empty() ? "" : ",") + std::string("keccak=-") + std::string(k.info.name);
+  for (const auto& k : shakedown::compiled_backends<Family::keccak>()) exclude_all += (exclude_all.empty() ? "" : ",") + std::string("keccak=-") + std::string(k.info.name);
   for (auto c : cases) {
     std::string env = c.env;
     if (c.must_mention == nullptr) {
@@ -178,17 +176,15 @@ TEST_F(RegistryEnv, PinningAnUnavailableBackendIsAnError) {
 }
 
 TEST_F(RegistryEnv, PinOnlyBackendsAreNeverAutoSelected) {
-  auto check = [](auto table, Family f) {
-    for (const auto& b : table)
-      if (b.info.flags & kBackendPinOnly)
-        for (const auto& s : backends(f))
-          if (s.name == b.info.name) {
-            EXPECT_FALSE(s.selected) << s.name;
-          }
-  };
-  check(sha256_backends(), Family::sha256);
-  check(sha512_backends(), Family::sha512);
-  check(keccak_backends(), Family::keccak);
+  for (Family f : kAllFamilies)
+    visit_family(f, [&]<class T>(T) {
+      for (const auto& b : compiled_backends<T::kFamily>())
+        if (b.info.flags & kBackendPinOnly)
+          for (const auto& s : backends(f))
+            if (s.name == b.info.name) {
+              EXPECT_FALSE(s.selected) << s.name;
+            }
+    });
 }
 
 TEST_F(RegistryEnv, FeatureOverrideAddsFeaturesAndRejectsBadText) {

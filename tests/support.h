@@ -78,17 +78,15 @@ void flush_records();
 template <typename Unavailable, typename Available>
 void for_each_backend(Unavailable unavailable, Available available) {
   const CpuFeatures& features = cpu_features();
-  auto walk = [&](Family family, auto table) {
-    for (const auto& b : table) {
-      if (b.info.available(features))
-        available(family, b);
-      else
-        unavailable(family, b);
-    }
-  };
-  walk(Family::sha256, sha256_backends());
-  walk(Family::sha512, sha512_backends());
-  walk(Family::keccak, keccak_backends());
+  for (Family family : kAllFamilies)
+    visit_family(family, [&]<class T>(T) {
+      for (const auto& b : compiled_backends<T::kFamily>()) {
+        if (b.info.available(features))
+          available(family, b);
+        else
+          unavailable(family, b);
+      }
+    });
 }
 // One row of those drivers' output: "  family  backend  text".
 void print_backend_row(Family family, std::string_view backend, std::string_view text) noexcept;

@@ -46,6 +46,12 @@ int backends(Args args) {
     }
   }
   std::printf("(* = selected for new contexts)\ncpu features:\n%s", describe(cpu_features()).c_str());
+  for (std::size_t i = 0; i < kCpuFeatureCount; ++i) {  // each present feature: where it was read, what it means
+    const auto f = static_cast<CpuFeature>(i);
+    if (!cpu_features().has(f)) continue;
+    std::printf("  %-12s %-40s %s\n", std::string(feature_name(f)).c_str(), std::string(feature_source(f)).c_str(),
+                std::string(feature_description(f)).c_str());
+  }
   return kOk;
 }
 

@@ -3,7 +3,7 @@
 
 #include <utility>
 
-#include "arm64_backends.h"
+#include "backend_rows.h"
 #include "arm64_target.h"
 // The FIPS 202 step constants are derived at compile time there and are arch-neutral; see the
 // report: they belong in lib/src/internal/ (shared by every Keccak backend).
@@ -52,13 +52,19 @@ SHAKEDOWN_ARM64_TARGET_SHA3 inline __attribute__((always_inline)) void round(Lan
   a[0] = veorq_u64(a[0], vdupq_n_u64(rc));
 }
 
-}  // namespace
-
-SHAKEDOWN_ARM64_TARGET_SHA3 void keccak_permute_arm64_sha3(std::uint64_t state[25]) {
+SHAKEDOWN_ARM64_TARGET_SHA3 void permute(std::uint64_t state[25]) {
   Lanes a;
   for (int i = 0; i < 25; ++i) a[i] = vdupq_n_u64(state[i]);
   for (std::uint64_t rc : kc::kRoundConstants) round(a, rc);  // Keccak-p[1600,24]: rounds 0..23 (§3.3)
   for (int i = 0; i < 25; ++i) state[i] = vgetq_lane_u64(a[i], 0);
 }
+
+bool available(const CpuFeatures& f) { return f.has(CpuFeature::arm_sha3); }
+
+}  // namespace
+
+// permute only: the framing XORs the rate bytes (keccak_xor_bytes) between permutations.
+constinit const KeccakBackend rows::keccak_arm64_sha3 = {
+    {"arm64/sha3", "FEAT_SHA3 (HWCAP_SHA3)", available, kBackendDefault}, permute, nullptr, nullptr};
 
 }  // namespace shakedown::internal

@@ -1,7 +1,7 @@
 // SHA-256 with the Armv8 Cryptographic Extension (FEAT_SHA256: SHA256H, SHA256H2, SHA256SU0, SHA256SU1).
 #include <arm_neon.h>
 
-#include "arm64_backends.h"
+#include "backend_rows.h"
 #include "arm64_target.h"
 #include "internal/sha2_constants.h"
 
@@ -34,15 +34,20 @@ SHAKEDOWN_ARM64_TARGET_SHA2 void compress(uint32x4_t& abcd, uint32x4_t& efgh, co
   efgh = vaddq_u32(efgh, efgh_in);
 }
 
-}  // namespace
-
-SHAKEDOWN_ARM64_TARGET_SHA2 void sha256_blocks_arm64_ce(std::uint32_t h[8], const std::uint8_t* data,
-                                                        std::size_t nblocks) {
+SHAKEDOWN_ARM64_TARGET_SHA2 void blocks(std::uint32_t h[8], const std::uint8_t* data, std::size_t nblocks) {
   if (nblocks == 0) return;  // the seam: touch no memory
   uint32x4_t abcd = vld1q_u32(h), efgh = vld1q_u32(h + 4);
   for (std::size_t i = 0; i < nblocks; ++i) compress(abcd, efgh, data + 64 * i);
   vst1q_u32(h, abcd);
   vst1q_u32(h + 4, efgh);
 }
+
+// HWCAP_SHA2: Cortex-A72 and Neoverse-N1 have it (and only it: their SHA-512 and Keccak lists fall through).
+bool available(const CpuFeatures& f) { return f.has(CpuFeature::arm_sha2); }
+
+}  // namespace
+
+constinit const Sha256Backend rows::sha256_arm64_ce = {
+    {"arm64/ce", "FEAT_SHA256 (HWCAP_SHA2)", available, kBackendDefault}, blocks};
 
 }  // namespace shakedown::internal

@@ -1,7 +1,7 @@
 // SHA-512 with the Armv8.2 SHA-512 instructions (FEAT_SHA512: SHA512H, SHA512H2, SHA512SU0, SHA512SU1).
 #include <arm_neon.h>
 
-#include "arm64_backends.h"
+#include "backend_rows.h"
 #include "arm64_target.h"
 #include "internal/sha2_constants.h"
 
@@ -48,15 +48,19 @@ SHAKEDOWN_ARM64_TARGET_SHA3 void compress(uint64x2_t state[4], const std::uint8_
   state[3] = vaddq_u64(state[3], gh);
 }
 
-}  // namespace
-
-SHAKEDOWN_ARM64_TARGET_SHA3 void sha512_blocks_arm64_sha512(std::uint64_t h[8], const std::uint8_t* data,
-                                                            std::size_t nblocks) {
+SHAKEDOWN_ARM64_TARGET_SHA3 void blocks(std::uint64_t h[8], const std::uint8_t* data, std::size_t nblocks) {
   if (nblocks == 0) return;  // the seam: touch no memory
   uint64x2_t state[4];
   for (int i = 0; i < 4; ++i) state[i] = vld1q_u64(h + 2 * i);
   for (std::size_t i = 0; i < nblocks; ++i) compress(state, data + 128 * i);
   for (int i = 0; i < 4; ++i) vst1q_u64(h + 2 * i, state[i]);
 }
+
+bool available(const CpuFeatures& f) { return f.has(CpuFeature::arm_sha512); }
+
+}  // namespace
+
+constinit const Sha512Backend rows::sha512_arm64_sha512 = {
+    {"arm64/sha512", "FEAT_SHA512 (HWCAP_SHA512)", available, kBackendDefault}, blocks};
 
 }  // namespace shakedown::internal

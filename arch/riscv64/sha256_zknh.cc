@@ -1,6 +1,6 @@
 // SHA-256 with the RISC-V scalar crypto Zknh instructions for Σ0, Σ1, σ0, σ1 (runs natively in qemu zknh=true).
+#include "backend_rows.h"
 #include "internal/sha2_compress.h"
-#include "riscv64_backends.h"
 #include "zknh.h"
 
 namespace shakedown::internal {
@@ -15,10 +15,15 @@ struct Sha256ZknhTraits : Sha256Words {
   static Word sigma1(Word x) { return static_cast<Word>(zknh_sha256sig1(x)); }
 };
 
-}  // namespace
-
-void sha256_blocks_riscv64_zknh(std::uint32_t h[8], const std::uint8_t* data, std::size_t nblocks) {
+void blocks(std::uint32_t h[8], const std::uint8_t* data, std::size_t nblocks) {
   Sha2Compress<Sha256ZknhTraits>::blocks_and_burn(h, data, nblocks);
 }
+
+bool available(const CpuFeatures& f) { return f.has(CpuFeature::rv_zknh); }
+
+}  // namespace
+
+constinit const Sha256Backend rows::sha256_riscv64_zknh = {
+    {"riscv64/zknh", "Zknh (scalar SHA-2)", available, kBackendDefault}, blocks};
 
 }  // namespace shakedown::internal

@@ -1,6 +1,7 @@
 // SHA-512 with the RISC-V vector-crypto instructions (Zvknhb + Zvkb), at every VLEN from 128 to 1024.
+#include "backend_rows.h"
 #include "internal/sha2_constants.h"
-#include "riscv64_backends.h"
+#include "rv_features.h"
 #include "zvk_sha2.h"
 
 namespace shakedown::internal {
@@ -17,10 +18,16 @@ unsigned long sha512_vtype() {
   return rvv::vtype(64, vlenb >= kEgwBytes ? 1 : 2);
 }
 
-}  // namespace
-
-void sha512_blocks_riscv64_zvknhb(std::uint64_t h[8], const std::uint8_t* data, std::size_t nblocks) {
+void blocks(std::uint64_t h[8], const std::uint8_t* data, std::size_t nblocks) {
   zvk_sha2_blocks(h, data, nblocks, kSha512K, 80, sha512_vtype());
 }
+
+// SHA-512 (SEW 64) is reserved under Zvknha alone.
+bool available(const CpuFeatures& f) { return rv::vector_crypto_base(f) && f.has(CpuFeature::rv_zvknhb); }
+
+}  // namespace
+
+constinit const Sha512Backend rows::sha512_riscv64_zvknhb = {
+    {"riscv64/zvknhb", "V with VLEN >= 128, Zvknhb and Zvkb", available, kBackendDefault}, blocks};
 
 }  // namespace shakedown::internal

@@ -5,7 +5,7 @@
 #include "cpacf.h"
 #include "internal/bytes.h"
 #include "internal/generic.h"
-#include "s390x_backends.h"
+#include "backend_rows.h"
 #include "shakedown/cpu.h"
 
 namespace shakedown::internal {
@@ -27,11 +27,9 @@ std::uint64_t kimd_function_for_rate(std::size_t rate) {
   }
 }
 
-}  // namespace
-
 // Bare Keccak-f[1600]: KIMD-SHA3-512 over one all-zero 72-byte block (XOR of zeros, then the permutation),
 // as linux sha3_keccakf does (docs/isa/cpacf.md §2.1.9, last item).
-void keccak_permute_s390x_cpacf(std::uint64_t state[25]) {
+void permute(std::uint64_t state[25]) {
   static constexpr std::uint8_t kZeroBlock[72] = {};
   std::uint64_t block[25];
   cpacf::lanes_to_block(state, block);
@@ -40,14 +38,13 @@ void keccak_permute_s390x_cpacf(std::uint64_t state[25]) {
   secure_zero(block, sizeof block);
 }
 
-void keccak_absorb_s390x_cpacf(std::uint64_t state[25], const std::uint8_t* data, std::size_t nblocks,
-                               std::size_t rate) {
+void absorb(std::uint64_t state[25], const std::uint8_t* data, std::size_t nblocks, std::size_t rate) {
   if (nblocks == 0) return;
   const std::uint64_t fc = kimd_function_for_rate(rate);
   if (fc == 0) {  // no CPACF function has this rate: XOR and permute (the framing never asks for one)
     for (std::size_t i = 0; i < nblocks; ++i) {
       keccak_xor_bytes(state, 0, data + i * rate, rate);
-      keccak_permute_s390x_cpacf(state);
+      permute(state);
     }
     return;
   }
@@ -62,8 +59,7 @@ void keccak_absorb_s390x_cpacf(std::uint64_t state[25], const std::uint8_t* data
 // initialised: NIP makes KLMD start from zero, and DUFOP is set with it as Linux does; otherwise the block is
 // zeroed. The digest is the first bytes of the block (little-endian lanes = FIPS 202 byte order); SHAKE output
 // goes straight to out through R1/R1+1.
-bool keccak_digest_s390x_cpacf(Algorithm alg, const std::uint8_t* data, std::size_t len, std::uint8_t* out,
-                               std::size_t outlen) {
+bool digest(Algorithm alg, const std::uint8_t* data, std::size_t len, std::uint8_t* out, std::size_t outlen) {
   std::uint64_t fc;
   switch (alg) {
     case Algorithm::sha3_224: fc = cpacf::kSha3_224; break;
@@ -90,5 +86,14 @@ bool keccak_digest_s390x_cpacf(Algorithm alg, const std::uint8_t* data, std::siz
   secure_zero(block, sizeof block);
   return true;
 }
+
+// The SHA-3 set is all-or-nothing in the query (cpu.cc): every function code of FIPS 202's six instances.
+bool available(const CpuFeatures& f) { return f.has(CpuFeature::s390_sha3); }
+
+}  // namespace
+
+constinit const KeccakBackend rows::keccak_s390x_cpacf = {
+    {"s390x/cpacf", "KIMD/KLMD SHA3-224..512 and SHAKE128/256 (MSA extension 6)", available, kBackendDefault},
+    permute, absorb, digest};
 
 }  // namespace shakedown::internal

@@ -1,6 +1,6 @@
 // Keccak-p[1600,24] for x86-64 with BMI1/BMI2: the state lives in registers, ANDN does χ, RORX does ρ.
 //
-// Compiled with -mbmi -mbmi2 (this file only). χ's ~a & b is one ANDN (BMI1), so the lane-complementing
+// The permutation is compiled for BMI1 and BMI2 (x86_target.h). χ's ~a & b is one ANDN (BMI1), so the lane-complementing
 // transform that OpenSSL's scalar code uses to avoid NOTs is unnecessary here; RORX is a non-destructive
 // rotate (BMI2), which saves the copies that ROL needs in ρ and θ.
 #include <bit>
@@ -8,10 +8,13 @@
 #include <cstdint>
 #include <utility>
 
+#include "backend_rows.h"
 #include "internal/bytes.h"
 #include "internal/keccak_constants.h"
 #include "internal/stack_burn.h"
-#include "x86_backends.h"
+#include "x86_target.h"
+
+SHAKEDOWN_X86_TARGET_BEGIN("bmi,bmi2")
 
 namespace shakedown::internal {
 namespace {
@@ -96,20 +99,34 @@ template <int RateLanes>
   }
 }
 
+}  // namespace
+}  // namespace shakedown::internal
+SHAKEDOWN_X86_TARGET_END
+
+namespace shakedown::internal {
+namespace {
+
 // Lanes of the state spilled by the rounds (gcc 12: frames of 160 and 320 bytes), burnt after each call.
 constexpr std::size_t kBmi2Stack = 768;
 
-}  // namespace
-
-void keccak_permute_bmi2(std::uint64_t state[25]) {
+void permute_and_burn(std::uint64_t state[25]) {
   permute(state);
   burn_stack(kBmi2Stack);
 }
 
-void keccak_absorb_bmi2(std::uint64_t state[25], const std::uint8_t* data, std::size_t nblocks, std::size_t rate) {
+void absorb_and_burn(std::uint64_t state[25], const std::uint8_t* data, std::size_t nblocks, std::size_t rate) {
   if (nblocks == 0) return;  // the seam's contract (backend.h): touch no memory, not even the state
   absorb(state, data, nblocks, rate);
   burn_stack(kBmi2Stack);
 }
+
+// andn (BMI1) and rorx (BMI2); the permutation is scalar, so no OS vector-state requirement.
+bool available(const CpuFeatures& f) { return f.has(CpuFeature::x86_bmi1) && f.has(CpuFeature::x86_bmi2); }
+
+}  // namespace
+
+constinit const KeccakBackend rows::keccak_x86_64_bmi2 = {
+    {"x86_64/bmi2", "BMI1 and BMI2 (ANDN, RORX)", available, kBackendDefault}, permute_and_burn, absorb_and_burn,
+    nullptr};
 
 }  // namespace shakedown::internal

@@ -1,4 +1,4 @@
-// Direct backend-level checks: x86_64/bmi2 Keccak vs the generic code and OpenSSL; PadLock PHE/PHE2 wiring.
+// Direct backend-level checks: x86_64/bmi2 Keccak vs the generic code and OpenSSL; PadLock PHE/PHE2 rows.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,7 +11,6 @@
 #include "internal/generic.h"
 #include "shakedown/shakedown.h"
 #include "support.h"
-#include "x86_backends.h"
 
 namespace shakedown::internal {
 namespace {
@@ -24,18 +23,23 @@ State random_state(std::mt19937_64& rng) {
   return st;
 }
 
+// A compiled row by name, whether or not this CPU can run it (its functions and predicate are tested directly).
+const Sha256Backend& sha256_row(std::string_view n) { return backend<Family::sha256>(n, false); }
+const Sha512Backend& sha512_row(std::string_view n) { return backend<Family::sha512>(n, false); }
+const KeccakBackend& bmi2() { return backend<Family::keccak>("x86_64/bmi2", false); }
+
 bool is_available(Family family, std::string_view backend) {
   auto names = available_backends(family);
   return std::find(names.begin(), names.end(), backend) != names.end();
 }
 
 // ---- Keccak x86_64/bmi2 ----
-#ifdef SHAKEDOWN_X86_BMI2
+#ifndef SHAKEDOWN_NO_X86_64_BMI2
 
 class KeccakBmi2 : public ::testing::Test {
  protected:
   void SetUp() override {
-    if (!keccak_bmi2_available(cpu_features())) GTEST_SKIP() << "x86_64/bmi2 not executed: CPU lacks BMI1/BMI2";
+    if (!bmi2().info.available(cpu_features())) GTEST_SKIP() << "x86_64/bmi2 not executed: CPU lacks BMI1/BMI2";
   }
 };
 
@@ -45,7 +49,7 @@ TEST_F(KeccakBmi2, PermuteMatchesGenericOnRandomStates) {
   for (std::size_t i = 0; i < n; ++i) {
     State want = random_state(rng), got = want;
     keccak_permute_generic(want.data());
-    keccak_permute_bmi2(got.data());
+    bmi2().permute(got.data());
     ASSERT_EQ(got, want) << "random state #" << i;
   }
   test::record("x86_64", Family::keccak, "x86_64/bmi2", "permute_vs_generic", n);
@@ -63,7 +67,7 @@ TEST_F(KeccakBmi2, AbsorbMatchesGenericForEveryRateAndBlockCount) {
         const std::uint8_t* data = buf.data() + misalign;
         State want = random_state(rng), got = want;
         keccak_absorb_generic(want.data(), data, nblocks, rate);
-        keccak_absorb_bmi2(got.data(), data, nblocks, rate);
+        bmi2().absorb(got.data(), data, nblocks, rate);
         ASSERT_EQ(got, want) << "rate " << rate << " nblocks " << nblocks << " misalign " << misalign;
         ++checks;
       }
@@ -74,9 +78,6 @@ TEST_F(KeccakBmi2, AbsorbMatchesGenericForEveryRateAndBlockCount) {
 
 // Through the registry row and the framing, against OpenSSL (the independent oracle).
 TEST_F(KeccakBmi2, EveryKeccakAlgorithmMatchesOpenSSL) {
-  const auto& row = keccak_backend("x86_64/bmi2");
-  EXPECT_EQ(row.permute, &keccak_permute_bmi2);
-  EXPECT_EQ(row.absorb, &keccak_absorb_bmi2);
   std::vector<std::uint8_t> msg = test::pattern(4 * 168 + 3, 11);
   std::size_t checks = 0;
   for (Algorithm alg : {Algorithm::sha3_224, Algorithm::sha3_256, Algorithm::sha3_384, Algorithm::sha3_512,
@@ -94,10 +95,10 @@ TEST_F(KeccakBmi2, EveryKeccakAlgorithmMatchesOpenSSL) {
   test::record("x86_64", Family::keccak, "x86_64/bmi2", "digest_vs_openssl", checks);
 }
 
-#endif  // SHAKEDOWN_X86_BMI2
+#endif  // SHAKEDOWN_NO_X86_64_BMI2
 
 // ---- Zhaoxin PadLock PHE (x86_64/phe) and PHE2 (x86_64/phe2) ----
-#ifdef SHAKEDOWN_X86_PHE
+#ifndef SHAKEDOWN_NO_X86_64_PHE
 
 CpuFeatures zhaoxin(std::string vendor, unsigned family, std::initializer_list<CpuFeature> features) {
   CpuFeatures f;
@@ -110,6 +111,8 @@ CpuFeatures zhaoxin(std::string vendor, unsigned family, std::initializer_list<C
 // docs/isa/padlock.md §1.4: vendor CentaurHauls or "  Shanghai  ", PHE+PHE_EN (PHE2+PHE2_EN), family >= 7.
 TEST(PadlockPredicates, FollowTheLinuxRule) {
   using enum CpuFeature;
+  const auto sha256_phe_available = sha256_row("x86_64/phe").info.available;
+  const auto sha512_phe2_available = sha512_row("x86_64/phe2").info.available;
   EXPECT_TRUE(sha256_phe_available(zhaoxin("  Shanghai  ", 7, {x86_phe, x86_phe_en})));
   EXPECT_TRUE(sha256_phe_available(zhaoxin("CentaurHauls", 7, {x86_phe, x86_phe_en})));
   EXPECT_FALSE(sha256_phe_available(zhaoxin("  Shanghai  ", 6, {x86_phe, x86_phe_en}))) << "family 6 is VIA-era";
@@ -123,26 +126,15 @@ TEST(PadlockPredicates, FollowTheLinuxRule) {
   EXPECT_FALSE(sha512_phe2_available(zhaoxin("GenuineIntel", 7, {x86_phe2, x86_phe2_en})));
 }
 
-template <class B>
-const B* row(std::span<const B> table, std::string_view name) {
-  for (const auto& b : table)
-    if (b.info.name == name) return &b;
-  return nullptr;
-}
-
 TEST(PadlockRows, FlagsAndPreferenceOrder) {
-  const auto* phe = row(sha256_backends(), "x86_64/phe");
-  ASSERT_NE(phe, nullptr);
-  EXPECT_EQ(phe->blocks, &sha256_blocks_phe);
-  EXPECT_TRUE(phe->info.flags & kBackendSelfTest) << "Zhaoxin family 7 self-test failures (§1.3)";
-  EXPECT_FALSE(phe->info.flags & kBackendPinOnly);
-  const auto* phe2 = row(sha512_backends(), "x86_64/phe2");
-  ASSERT_NE(phe2, nullptr);
-  EXPECT_EQ(phe2->blocks, &sha512_blocks_phe2);
-  EXPECT_TRUE(phe2->info.flags & kBackendPinOnly) << "XSHA512 semantics are from unmerged patches";
+  const Sha256Backend& phe = sha256_row("x86_64/phe");
+  EXPECT_TRUE(phe.info.flags & kBackendSelfTest) << "Zhaoxin family 7 self-test failures (§1.3)";
+  EXPECT_FALSE(phe.info.flags & kBackendPinOnly);
+  const Sha512Backend& phe2 = sha512_row("x86_64/phe2");
+  EXPECT_TRUE(phe2.info.flags & kBackendPinOnly) << "XSHA512 semantics are from unmerged patches";
   // After SHA-NI, before AVX2 (the Linux patch's order), and always before generic.
   std::vector<std::string_view> order;
-  for (const auto& b : sha256_backends()) order.push_back(b.info.name);
+  for (const auto& b : compiled_backends<Family::sha256>()) order.push_back(b.info.name);
   auto at = [&](std::string_view n) { return std::find(order.begin(), order.end(), n) - order.begin(); };
   const auto phe_at = at("x86_64/phe");
   EXPECT_LT(phe_at, at("generic"));
@@ -156,7 +148,8 @@ TEST(PadlockRows, FlagsAndPreferenceOrder) {
 
 // On a CPU without PadLock the registry must list both backends as unavailable and say why.
 TEST(PadlockRows, UnavailableHereWithAReason) {
-  if (sha256_phe_available(cpu_features()) || sha512_phe2_available(cpu_features()))
+  if (sha256_row("x86_64/phe").info.available(cpu_features()) ||
+      sha512_row("x86_64/phe2").info.available(cpu_features()))
     GTEST_SKIP() << "this CPU (or an assumed profile) has PHE: covered by the execution tests";
   for (auto [family, name] : {std::pair{Family::sha256, "x86_64/phe"}, std::pair{Family::sha512, "x86_64/phe2"}}) {
     bool listed = false;
@@ -180,8 +173,8 @@ TEST(PadlockZeroBlocks, ReturnsWithoutExecutingTheInstruction) {
   const std::uint8_t data[128] = {};
   std::uint32_t h32[8] = {1, 2, 3, 4, 5, 6, 7, 8};
   std::uint64_t h64[8] = {1, 2, 3, 4, 5, 6, 7, 8};
-  sha256_blocks_phe(h32, data, 0);
-  sha512_blocks_phe2(h64, data, 0);
+  sha256_row("x86_64/phe").blocks(h32, data, 0);
+  sha512_row("x86_64/phe2").blocks(h64, data, 0);
   EXPECT_EQ(h32[0], 1u);
   EXPECT_EQ(h32[7], 8u);
   EXPECT_EQ(h64[0], 1u);
@@ -220,7 +213,7 @@ void check_digests_vs_openssl(std::initializer_list<Algorithm> algs, std::string
 TEST(PadlockExecution, Sha256PheMatchesOpenSSLAndGeneric) {
   if (!is_available(Family::sha256, "x86_64/phe"))
     GTEST_SKIP() << "x86_64/phe not executed: needs the PHE emulator";
-  check_blocks_vs_generic<std::uint32_t>(sha256_blocks_phe, sha256_blocks_generic, 64);
+  check_blocks_vs_generic<std::uint32_t>(sha256_row("x86_64/phe").blocks, sha256_blocks_generic, 64);
   check_digests_vs_openssl({Algorithm::sha224, Algorithm::sha256}, "x86_64/phe");
   test::record("x86_64", Family::sha256, "x86_64/phe", "blocks_and_digests", 1);
 }
@@ -228,13 +221,13 @@ TEST(PadlockExecution, Sha256PheMatchesOpenSSLAndGeneric) {
 TEST(PadlockExecution, Sha512Phe2MatchesOpenSSLAndGeneric) {
   if (!is_available(Family::sha512, "x86_64/phe2"))
     GTEST_SKIP() << "x86_64/phe2 not executed: needs the PHE emulator";
-  check_blocks_vs_generic<std::uint64_t>(sha512_blocks_phe2, sha512_blocks_generic, 128);
+  check_blocks_vs_generic<std::uint64_t>(sha512_row("x86_64/phe2").blocks, sha512_blocks_generic, 128);
   check_digests_vs_openssl({Algorithm::sha384, Algorithm::sha512, Algorithm::sha512_224, Algorithm::sha512_256},
                            "x86_64/phe2");
   test::record("x86_64", Family::sha512, "x86_64/phe2", "blocks_and_digests", 1);
 }
 
-#endif  // SHAKEDOWN_X86_PHE
+#endif  // SHAKEDOWN_NO_X86_64_PHE
 
 }  // namespace
 }  // namespace shakedown::internal

@@ -1,13 +1,23 @@
 // SHA-256 for x86-64 CPUs without SHA-NI: AVX2 message schedule for two blocks at once, BMI2 rounds.
 //
-// Compiled with -mavx2 -mbmi2 (CMakeLists.txt). Each 256-bit register holds four schedule words of
-// block A in its low 128-bit lane and the same four words of block B in its high lane, so one
+// The block function is compiled for AVX2 and BMI2 (x86_target.h). Each 256-bit register holds four schedule
+// words of block A in its low 128-bit lane and the same four words of block B in its high lane, so one
 // schedule serves two blocks. The schedule of W[t+16..] is computed while the scalar rounds of
 // block A consume W[t..], and block B's rounds then run on the stored K + W with no schedule work.
 #include <immintrin.h>
 
+#include <cstddef>
+#include <cstdint>
+
+#include "backend_rows.h"
+#include "internal/msan.h"
+#include "internal/sha2_constants.h"
+#include "internal/stack_burn.h"
+#include "x86_features.h"
+#include "x86_target.h"
+
+SHAKEDOWN_X86_TARGET_BEGIN("avx2,bmi2")
 #include "sha2_x86.h"
-#include "x86_backends.h"
 
 namespace shakedown::internal {
 namespace {
@@ -62,7 +72,7 @@ static_assert(sizeof(WkPair) == 512);
   return _mm256_shuffle_epi8(raw, bswap32);
 }
 
-[[gnu::noinline]] void blocks(std::uint32_t h[8], const std::uint8_t* data, std::size_t nblocks) {
+[[gnu::noinline]] void compress(std::uint32_t h[8], const std::uint8_t* data, std::size_t nblocks) {
   WkPair wk;
   while (nblocks > 0) {
     // An odd last block also goes in lane B; its copy's rounds are skipped.
@@ -105,11 +115,21 @@ static_assert(sizeof(WkPair) == 512);
 }
 
 }  // namespace
+}  // namespace shakedown::internal
+SHAKEDOWN_X86_TARGET_END
 
-void sha256_blocks_avx2(std::uint32_t h[8], const std::uint8_t* data, std::size_t nblocks) {
+namespace shakedown::internal {
+namespace {
+
+void blocks(std::uint32_t h[8], const std::uint8_t* data, std::size_t nblocks) {
   if (nblocks == 0) return;
-  blocks(h, data, nblocks);
+  compress(h, data, nblocks);
   burn_stack(kSha256Avx2Stack);  // K + W pairs, spilled working variables (stack_burn.h)
 }
+
+}  // namespace
+
+constinit const Sha256Backend rows::sha256_x86_64_avx2 = {
+    {"x86_64/avx2", "AVX2, BMI2 and OS-enabled YMM state", x86::avx2_bmi2, kBackendDefault}, blocks};
 
 }  // namespace shakedown::internal

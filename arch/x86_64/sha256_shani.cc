@@ -1,11 +1,20 @@
 // SHA-256 with the SHA extensions (SHA-NI): sha256rnds2 does two rounds, sha256msg1/2 the schedule.
 //
-// Compiled with -msha -msse4.1 -mssse3 (CMakeLists.txt). Instruction semantics: Intel SDM Vol. 2,
-// SHA256RNDS2 / SHA256MSG1 / SHA256MSG2, and the Intel "SHA Extensions" paper (2013).
+// The block function is compiled for SHA, SSE4.1 and SSSE3 (x86_target.h). Instruction semantics: Intel SDM
+// Vol. 2, SHA256RNDS2 / SHA256MSG1 / SHA256MSG2, and the Intel "SHA Extensions" paper (2013).
 #include <immintrin.h>
 
+#include <cstddef>
+#include <cstdint>
+
+#include "backend_rows.h"
+#include "internal/msan.h"
+#include "internal/sha2_constants.h"
+#include "internal/stack_burn.h"
+#include "x86_target.h"
+
+SHAKEDOWN_X86_TARGET_BEGIN("sha,sse4.1,ssse3")
 #include "sha2_x86.h"
-#include "x86_backends.h"
 
 namespace shakedown::internal {
 namespace {
@@ -27,9 +36,7 @@ namespace {
   return _mm_sha256msg2_epu32(partial, w3);
 }
 
-}  // namespace
-
-void sha256_blocks_shani(std::uint32_t h[8], const std::uint8_t* data, std::size_t nblocks) {
+void blocks(std::uint32_t h[8], const std::uint8_t* data, std::size_t nblocks) {
   if (nblocks == 0) return;
   // MSan's shadow rule for the SHA instructions is bitwise (output bit i marked from input bits i only), far
   // less than a round's real mixing: the new state is marked whole when any input was (lib/src/internal/msan.h).
@@ -76,5 +83,22 @@ void sha256_blocks_shani(std::uint32_t h[8], const std::uint8_t* data, std::size
   _mm_storeu_si128(reinterpret_cast<__m128i*>(h + 4), _mm_alignr_epi8(gh_cd, ab_ef, 8));  // {E,F,G,H}
   if (tainted) msan::poison(h, 8 * sizeof *h);
 }
+
+}  // namespace
+}  // namespace shakedown::internal
+SHAKEDOWN_X86_TARGET_END
+
+namespace shakedown::internal {
+namespace {
+
+// sha256rnds2/msg1/msg2 (SHA), pblendw (SSE4.1), pshufb/palignr (SSSE3).
+bool available(const CpuFeatures& f) {
+  return f.has(CpuFeature::x86_sha_ni) && f.has(CpuFeature::x86_sse41) && f.has(CpuFeature::x86_ssse3);
+}
+
+}  // namespace
+
+constinit const Sha256Backend rows::sha256_x86_64_shani = {
+    {"x86_64/shani", "SHA-NI, SSE4.1 and SSSE3", available, kBackendDefault}, blocks};
 
 }  // namespace shakedown::internal

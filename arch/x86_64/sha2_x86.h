@@ -1,9 +1,10 @@
 // SHA-2 pieces shared by the x86-64 backends: the scalar (BMI2 rorx) rounds (constants: internal/sha2_constants.h).
 //
-// Everything here has internal linkage on purpose: this header is compiled into files with
-// different ISA flags (sha256_avx2.cc with -mavx2, sha512_avx512.cc with -mavx512vl, ...). An
-// inline function with external linkage would be emitted once per file and the linker would keep
-// an arbitrary copy, possibly one using instructions that the CPU running another backend lacks.
+// Everything here has internal linkage on purpose: this header is included inside the ISA regions of files
+// with different ISAs (x86_target.h: sha256_avx2.cc for AVX2, sha512_avx512.cc for AVX-512VL, ...). An inline
+// function with external linkage would be emitted once per file and the linker would keep an arbitrary copy,
+// possibly one using instructions that the CPU running another backend lacks. Its own includes come first
+// in every includer, outside the region.
 #pragma once
 
 #include <cstddef>

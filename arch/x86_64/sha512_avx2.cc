@@ -1,9 +1,21 @@
 // SHA-512 for x86-64 with AVX2: message schedule for two blocks at once, BMI2 rorx rounds.
 //
-// Compiled with -mavx2 -mbmi2 (CMakeLists.txt). The schedule and round structure is shared with
+// The block loop is compiled for AVX2 and BMI2 (x86_target.h). The schedule and round structure is shared with
 // the AVX-512 variant (sha512_x86.h); only σ0/σ1 differ, because AVX2 has no 64-bit vector rotate.
+#include <immintrin.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "backend_rows.h"
+#include "internal/msan.h"
+#include "internal/sha2_constants.h"
+#include "internal/stack_burn.h"
+#include "x86_features.h"
+#include "x86_target.h"
+
+SHAKEDOWN_X86_TARGET_BEGIN("avx2,bmi2")
 #include "sha512_x86.h"
-#include "x86_backends.h"
 
 namespace shakedown::internal {
 namespace {
@@ -24,9 +36,21 @@ struct Avx2SmallSigma {
 };
 
 }  // namespace
+}  // namespace shakedown::internal
+SHAKEDOWN_X86_TARGET_END
 
-void sha512_blocks_avx2(std::uint64_t h[8], const std::uint8_t* data, std::size_t nblocks) {
-  sha512_blocks_burning<Avx2SmallSigma>(h, data, nblocks);
+namespace shakedown::internal {
+namespace {
+
+void blocks(std::uint64_t h[8], const std::uint8_t* data, std::size_t nblocks) {
+  if (nblocks == 0) return;
+  sha512_blocks_2lane<Avx2SmallSigma>(h, data, nblocks);
+  burn_stack(kSha512X86Stack);  // K + W pairs, spilled working variables (stack_burn.h)
 }
+
+}  // namespace
+
+constinit const Sha512Backend rows::sha512_x86_64_avx2 = {
+    {"x86_64/avx2", "AVX2, BMI2 and OS-enabled YMM state", x86::avx2_bmi2, kBackendDefault}, blocks};
 
 }  // namespace shakedown::internal

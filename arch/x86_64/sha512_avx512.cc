@@ -1,9 +1,21 @@
 // SHA-512 with AVX-512VL: the AVX2 two-block schedule with vprorq rotates and vpternlogq XORs.
 //
-// Compiled with -mavx512f -mavx512vl -mavx2 -mbmi2 (CMakeLists.txt). Only 256-bit registers are
+// The block loop is compiled for AVX-512F/VL, AVX2 and BMI2 (x86_target.h). Only 256-bit registers are
 // used (VL), so there is no 512-bit frequency licence to pay; the gain is fewer schedule uops.
+#include <immintrin.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "backend_rows.h"
+#include "internal/msan.h"
+#include "internal/sha2_constants.h"
+#include "internal/stack_burn.h"
+#include "x86_features.h"
+#include "x86_target.h"
+
+SHAKEDOWN_X86_TARGET_BEGIN("avx512f,avx512vl,avx2,bmi2")
 #include "sha512_x86.h"
-#include "x86_backends.h"
 
 namespace shakedown::internal {
 namespace {
@@ -30,9 +42,21 @@ struct Avx512SmallSigma {
 };
 
 }  // namespace
+}  // namespace shakedown::internal
+SHAKEDOWN_X86_TARGET_END
 
-void sha512_blocks_avx512(std::uint64_t h[8], const std::uint8_t* data, std::size_t nblocks) {
-  sha512_blocks_burning<Avx512SmallSigma>(h, data, nblocks);
+namespace shakedown::internal {
+namespace {
+
+void blocks(std::uint64_t h[8], const std::uint8_t* data, std::size_t nblocks) {
+  if (nblocks == 0) return;
+  sha512_blocks_2lane<Avx512SmallSigma>(h, data, nblocks);
+  burn_stack(kSha512X86Stack);  // K + W pairs, spilled working variables (stack_burn.h)
 }
+
+}  // namespace
+
+constinit const Sha512Backend rows::sha512_x86_64_avx512 = {
+    {"x86_64/avx512", "AVX-512F/VL, BMI2 and OS-enabled ZMM state", x86::avx512vl, kBackendDefault}, blocks};
 
 }  // namespace shakedown::internal

@@ -5,7 +5,7 @@
 // means the σ1 inputs W[t-2], W[t-1] are always in the previous register (no intra-register
 // dependency, unlike SHA-256). The schedule of W[t+16..] is computed while the scalar rounds of
 // block A consume W[t..]; block B's rounds then run on the stored K + W with no schedule work.
-// The includer compiles this with its ISA flags and supplies σ0/σ1; internal linkage (see
+// The includer includes this inside its ISA region (x86_target.h) and supplies σ0/σ1; internal linkage (see
 // sha2_x86.h) keeps the two compilations apart.
 #pragma once
 
@@ -104,14 +104,6 @@ template <class Sigma>
   }
 }
 
-// The seam entry point of both SHA-512 backends: K + W pairs and spilled working variables are burnt.
-template <class Sigma>
-[[gnu::always_inline]] inline void sha512_blocks_burning(std::uint64_t h[8], const std::uint8_t* data,
-                                                         std::size_t nblocks) {
-  if (nblocks == 0) return;
-  sha512_blocks_2lane<Sigma>(h, data, nblocks);
-  burn_stack(kSha512X86Stack);
-}
 
 }  // namespace
 }  // namespace shakedown::internal

@@ -1,13 +1,19 @@
 // Arch layer for targets without an arch/ folder: no detection, generic backends only.
+#include "backend_rows.h"
 #include "internal/arch.h"
 #include "internal/generic.h"
 
 namespace shakedown::internal {
+namespace {
+
+constexpr const Sha256Backend* kSha256[] = {&kSha256Generic};
+constexpr const Sha512Backend* kSha512[] = {&kSha512Generic};
+constexpr const KeccakBackend* kKeccak[] = {&kKeccakGeneric};
+
+}  // namespace
 
 void detect_cpu_features(CpuFeatures&) {}
 
-std::span<const Sha256Backend> arch_sha256_table() noexcept { return {&kSha256Generic, 1}; }
-std::span<const Sha512Backend> arch_sha512_table() noexcept { return {&kSha512Generic, 1}; }
-std::span<const KeccakBackend> arch_keccak_table() noexcept { return {&kKeccakGeneric, 1}; }
+SHAKEDOWN_ARCH_ROWS(kSha256, kSha512, kKeccak)
 
 }  // namespace shakedown::internal

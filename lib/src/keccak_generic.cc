@@ -191,4 +191,7 @@ void keccak_absorb_generic(std::uint64_t state[25], const std::uint8_t* data, st
   burn_stack(kKeccakGenericStack);
 }
 
+constinit const KeccakBackend kKeccakGeneric = {{"generic", "nothing", always_available, kBackendDefault},
+                                                keccak_permute_generic, keccak_absorb_generic, nullptr};
+
 }  // namespace shakedown::internal

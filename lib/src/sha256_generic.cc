@@ -20,4 +20,7 @@ void sha256_blocks_generic(std::uint32_t h[8], const std::uint8_t* data, std::si
   Sha2Compress<Sha256Traits>::blocks_and_burn(h, data, nblocks);
 }
 
+constinit const Sha256Backend kSha256Generic = {{"generic", "nothing", always_available, kBackendDefault},
+                                                sha256_blocks_generic};
+
 }  // namespace shakedown::internal

@@ -20,4 +20,7 @@ void sha512_blocks_generic(std::uint64_t h[8], const std::uint8_t* data, std::si
   Sha2Compress<Sha512Traits>::blocks_and_burn(h, data, nblocks);
 }
 
+constinit const Sha512Backend kSha512Generic = {{"generic", "nothing", always_available, kBackendDefault},
+                                                sha512_blocks_generic};
+
 }  // namespace shakedown::internal

@@ -1,27 +1,21 @@
 // Test-only fault injection: wraps one backend so that it is subtly wrong, as a real SIMD bug would be.
 //
-// Built into every library, inert unless CMake sets SHAKEDOWN_TEST_BREAK="family/name". The fault
+// Compiled only into test-only builds where CMake sets SHAKEDOWN_TEST_BREAK="family/name" (tables.cc calls it). The fault
 // is deliberately narrow so that only thorough suites find it:
 //   sha256/sha512 blocks  - calls with nblocks >= 2 whose last block starts with a byte whose low
 //                           nibble is 5 get bit 0 of H7 flipped (single-block calls stay right);
 //   keccak absorb         - the same condition on multi-block absorbs flips bit 0 of lane 0;
 //   keccak permute        - a state whose lane 0 low byte is 0x5a gets bit 63 of lane 24 flipped.
-#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <string_view>
 
-#include "internal/arch.h"
 #include "internal/test_break.h"
 
-namespace shakedown::internal {
+namespace shakedown::internal::test_break {
 namespace {
 
-#ifdef SHAKEDOWN_TEST_BREAK
 constexpr std::string_view kVictim = SHAKEDOWN_TEST_BREAK;
-#else
-constexpr std::string_view kVictim = "";
-#endif
 
 bool is_victim(std::string_view family, std::string_view name) {
   return kVictim.size() == family.size() + 1 + name.size() && kVictim.starts_with(family) &&
@@ -56,56 +50,39 @@ void absorb_broken(std::uint64_t st[25], const std::uint8_t* data, std::size_t n
   if (trigger(data, nblocks, rate)) st[0] ^= 1;
 }
 
-// Copies a table (small, fixed upper bound) and patches the victim row.
-template <class B, std::size_t N = 16>
-struct Patched {
-  std::array<B, N> rows{};
-  std::size_t size = 0;
-};
-
+// Patches the victim row of the family in place, if it names one; a victim that names no compiled row of the
+// family it addresses would make a "caught the bug" claim vacuous.
 template <class B, class Patch>
-std::span<const B> patched(std::span<const B> table, std::string_view family, Patch patch) {
-  if (kVictim.empty()) return table;
-  static Patched<B> p = [&] {
-    Patched<B> out;
-    bool hit = false;
-    for (const B& b : table) {
-      out.rows[out.size] = b;
-      if (is_victim(family, b.info.name)) {
-        patch(out.rows[out.size]);
-        hit = true;
-      }
-      ++out.size;
-    }
-    // A victim that names no compiled backend would make a "caught the bug" claim vacuous.
-    if (!hit && kVictim.starts_with(family) && kVictim.size() > family.size() && kVictim[family.size()] == '/') {
-      std::fprintf(stderr, "shakedown: SHAKEDOWN_TEST_BREAK='%.*s' names no compiled backend\n",
-                   static_cast<int>(kVictim.size()), kVictim.data());
-      std::abort();
-    }
-    return out;
-  }();
-  return {p.rows.data(), p.size};
+void patch_victim(std::span<B> rows, std::string_view family, Patch patch) {
+  if (!(kVictim.starts_with(family) && kVictim.size() > family.size() && kVictim[family.size()] == '/')) return;
+  for (B& row : rows)
+    if (is_victim(family, row.info.name)) return patch(row);
+  std::fprintf(stderr, "shakedown: SHAKEDOWN_TEST_BREAK='%.*s' names no compiled backend\n",
+               static_cast<int>(kVictim.size()), kVictim.data());
+  std::abort();
 }
 
 }  // namespace
 
-std::span<const Sha256Backend> sha256_table() noexcept {
-  return patched(arch_sha256_table(), "sha256", [](Sha256Backend& b) {
+template <>
+void patch<Family::sha256>(std::span<Sha256Backend> rows) {
+  patch_victim(rows, "sha256", [](Sha256Backend& b) {
     g_sha256_real = b.blocks;
     b.blocks = sha256_broken;
   });
 }
 
-std::span<const Sha512Backend> sha512_table() noexcept {
-  return patched(arch_sha512_table(), "sha512", [](Sha512Backend& b) {
+template <>
+void patch<Family::sha512>(std::span<Sha512Backend> rows) {
+  patch_victim(rows, "sha512", [](Sha512Backend& b) {
     g_sha512_real = b.blocks;
     b.blocks = sha512_broken;
   });
 }
 
-std::span<const KeccakBackend> keccak_table() noexcept {
-  return patched(arch_keccak_table(), "keccak", [](KeccakBackend& b) {
+template <>
+void patch<Family::keccak>(std::span<KeccakBackend> rows) {
+  patch_victim(rows, "keccak", [](KeccakBackend& b) {
     g_permute_real = b.permute;
     b.permute = permute_broken;
     if (b.absorb) {
@@ -115,4 +92,4 @@ std::span<const KeccakBackend> keccak_table() noexcept {
   });
 }
 
-}  // namespace shakedown::internal
+}  // namespace shakedown::internal::test_break

@@ -1,4 +1,4 @@
-// Backend tables and registry introspection: every compiled backend is reachable by name.
+// Backend rows, the three families as types, and registry introspection: every compiled backend is reachable by name.
 #pragma once
 
 #include <cstddef>
@@ -10,6 +10,7 @@
 
 #include "shakedown/algorithm.h"
 #include "shakedown/cpu.h"
+#include "shakedown/error.h"
 
 namespace shakedown {
 
@@ -30,7 +31,7 @@ using KeccakDigestFn = bool (*)(Algorithm alg, const std::uint8_t* data, std::si
 enum BackendFlags : std::uint32_t {
   kBackendDefault = 0,
   kBackendPinOnly = 1u << 0,   // never auto-selected; runs only when pinned (SHAKEDOWN_BACKENDS) or bound
-  kBackendSelfTest = 1u << 1,  // must pass a known-answer test before it is selected
+  kBackendSelfTest = 1u << 1,  // must pass a known-answer test before it is first used
 };
 
 struct BackendInfo {
@@ -55,21 +56,70 @@ struct KeccakBackend {
   KeccakDigestFn digest;  // may be null
 };
 
-// The compiled tables in preference order, generic last (arch/<arch>/backends.cc).
-std::span<const Sha256Backend> sha256_backends() noexcept;
-std::span<const Sha512Backend> sha512_backends() noexcept;
-std::span<const KeccakBackend> keccak_backends() noexcept;
+// ---- The families as types: what is written once per family, used by the framing, the registry and the suites ----
 
-// Lookup by name; throws Errc::unknown_backend (listing the known names) or, when
-// require_available, Errc::backend_unavailable with the reason.
-const Sha256Backend& sha256_backend(std::string_view name, bool require_available = true);
-const Sha512Backend& sha512_backend(std::string_view name, bool require_available = true);
-const KeccakBackend& keccak_backend(std::string_view name, bool require_available = true);
+template <Family F>
+struct FamilyTraits;
+
+// SHA-224/256: eight 32-bit words, 64-byte blocks (FIPS 180-4 §5.1.1, §6.2).
+template <>
+struct FamilyTraits<Family::sha256> {
+  static constexpr Family kFamily = Family::sha256;
+  using Word = std::uint32_t;
+  using Backend = Sha256Backend;
+  static constexpr std::size_t kStateWords = 8;
+  static constexpr std::size_t kBlockBytes = 64;
+};
+
+// SHA-384/512/512-224/512-256: eight 64-bit words, 128-byte blocks (FIPS 180-4 §5.1.2, §6.4).
+template <>
+struct FamilyTraits<Family::sha512> {
+  static constexpr Family kFamily = Family::sha512;
+  using Word = std::uint64_t;
+  using Backend = Sha512Backend;
+  static constexpr std::size_t kStateWords = 8;
+  static constexpr std::size_t kBlockBytes = 128;
+};
+
+// SHA-3/SHAKE: 25 64-bit lanes; the block is the rate, which the algorithm sets (FIPS 202 §3.1.2, §6).
+template <>
+struct FamilyTraits<Family::keccak> {
+  static constexpr Family kFamily = Family::keccak;
+  using Word = std::uint64_t;
+  using Backend = KeccakBackend;
+  static constexpr std::size_t kStateWords = 25;
+  static constexpr std::size_t kBlockBytes = 0;  // no fixed block: block_size(alg) is the rate
+};
+
+template <Family F>
+using BackendOf = typename FamilyTraits<F>::Backend;
+
+// Calls fn(FamilyTraits<F>{}) for the family's F: the one place a Family value becomes a type.
+// Errc::unknown_family for a value outside the enumeration.
+template <class Fn>
+decltype(auto) visit_family(Family family, Fn&& fn) {
+  switch (family) {
+    case Family::sha256: return fn(FamilyTraits<Family::sha256>{});
+    case Family::sha512: return fn(FamilyTraits<Family::sha512>{});
+    case Family::keccak: return fn(FamilyTraits<Family::keccak>{});
+  }
+  throw Error(Errc::unknown_family, "Family value " + std::to_string(static_cast<unsigned>(family)) +
+                                        " is not a shakedown::Family");
+}
+
+// The compiled rows of a family in preference order, generic last (arch/<arch>/backends.cc).
+template <Family F>
+std::span<const BackendOf<F>> compiled_backends() noexcept;
+
+// Lookup by name; throws Errc::unknown_backend (listing the known names) or, when require_available,
+// Errc::backend_unavailable with the reason (a self-tested backend runs its known-answer test here first).
+template <Family F>
+const BackendOf<F>& backend(std::string_view name, bool require_available = true);
 
 struct BackendStatus {
   std::string name;
   Family family;
-  bool available;     // the CPU supports it (and its self-test passed); a context may be bound to it
+  bool available;     // the CPU supports it (and its self-test, once run, passed); a context may be bound to it
   bool selected;      // the default for new contexts of this family
   std::string reason; // why unavailable / why not selected; empty for the selected backend
 };

@@ -22,8 +22,10 @@ struct MdState {
   std::uint8_t buf[Block];
   std::uint32_t buflen;
 };
-using Sha256State = MdState<std::uint32_t, 64>;
-using Sha512State = MdState<std::uint64_t, 128>;
+template <Family F>
+using MdStateOf = MdState<typename FamilyTraits<F>::Word, FamilyTraits<F>::kBlockBytes>;
+using Sha256State = MdStateOf<Family::sha256>;
+using Sha512State = MdStateOf<Family::sha512>;
 
 // Sponge state (FIPS 202 §4). pos is the byte offset within the current rate block:
 // absorb position while absorbing, next unread output byte while squeezing.
@@ -33,6 +35,24 @@ struct KeccakState {
   std::uint32_t pos;
   std::uint8_t domain;  // the padding byte: 0x06 SHA-3, 0x1F SHAKE (FIPS 202 §6.1, §6.2; B.2)
 };
+
+// The state type of each family.
+template <Family F>
+struct FamilyState;
+template <>
+struct FamilyState<Family::sha256> {
+  using type = Sha256State;
+};
+template <>
+struct FamilyState<Family::sha512> {
+  using type = Sha512State;
+};
+template <>
+struct FamilyState<Family::keccak> {
+  using type = KeccakState;
+};
+template <Family F>
+using StateOf = typename FamilyState<F>::type;
 }  // namespace detail
 
 // Incremental hashing. Copying a Hasher clones it mid-stream. The state is zeroized by
@@ -82,10 +102,14 @@ class Hasher {
   void init_state() noexcept;
   void wipe() noexcept;
   void check_usable(bool for_update) const;
+  // fn(FamilyTraits<F>, state, backend row) with this context's family F: the one family dispatch (hash.cc).
+  template <class Fn>
+  decltype(auto) with_family(Fn&& fn);
 
   Algorithm alg_;
   Phase phase_;
-  const void* backend_;  // the family's backend struct (outside the union: survives zeroization)
+  // The bound row, by the BackendInfo every row starts with (outside the union: survives zeroization).
+  const BackendInfo* backend_;
   // Everything secret lives here and is zeroized as a whole.
   union {
     detail::Sha256State s256;

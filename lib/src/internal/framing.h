@@ -1,10 +1,11 @@
-// Message framing written once: SHA-2 buffering, padding and counters; the Keccak sponge.
+// Message framing written once: SHA-2 buffering, padding and counters; the Keccak sponge; Framing<F> per family.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 
+#include "internal/algorithm_spec.h"
 #include "internal/bytes.h"
 #include "internal/generic.h"
 #include "shakedown/backend.h"
@@ -14,28 +15,27 @@ namespace shakedown::internal {
 
 // ---- SHA-2 (FIPS 180-4 §5.1 padding, §5.3 initial values) ----
 
+// What the framing adds to FamilyTraits for the two Merkle-Damgard families: the length field and its limit.
 template <class State>
 struct MdTraits;
 template <>
-struct MdTraits<detail::Sha256State> {
-  using Word = std::uint32_t;
-  using Backend = Sha256Backend;
-  static constexpr std::size_t kBlock = 64;
+struct MdTraits<detail::Sha256State> : FamilyTraits<Family::sha256> {
+  static constexpr std::size_t kBlock = kBlockBytes;
   static constexpr std::size_t kLengthBytes = 8;                 // §5.1.1: 64-bit length field
   static constexpr std::uint64_t kMaxBytesLo = (1ull << 61) - 1;  // §1: message < 2^64 bits
   static void store(std::uint8_t* p, Word w) { store_be32(p, w); }
 };
 template <>
-struct MdTraits<detail::Sha512State> {
-  using Word = std::uint64_t;
-  using Backend = Sha512Backend;
-  static constexpr std::size_t kBlock = 128;
+struct MdTraits<detail::Sha512State> : FamilyTraits<Family::sha512> {
+  static constexpr std::size_t kBlock = kBlockBytes;
   static constexpr std::size_t kLengthBytes = 16;  // §5.1.2: 128-bit length field
   static void store(std::uint8_t* p, Word w) { store_be64(p, w); }
 };
+static_assert(sizeof(detail::Sha256State::buf) == MdTraits<detail::Sha256State>::kBlock);
+static_assert(sizeof(detail::Sha512State::buf) == MdTraits<detail::Sha512State>::kBlock);
 
 template <class State>
-void md_init(State& s, const typename MdTraits<State>::Word (&iv)[8]) noexcept {
+void md_init(State& s, const typename MdTraits<State>::Word* iv) noexcept {
   std::memcpy(s.h, iv, sizeof s.h);
   s.bytes_lo = 0;
   s.bytes_hi = 0;
@@ -168,5 +168,52 @@ inline void keccak_squeeze(detail::KeccakState& s, const KeccakBackend& be, std:
     len -= take;
   }
 }
+
+// ---- Framing<F>: the family's operations under one set of names, for Hasher and the one-shot path ----
+//
+//   init(state, spec)                      the empty message of the algorithm
+//   absorb(state, backend, data, len)      false if the message would exceed the algorithm's limit
+//   finish(state, backend, out, outlen)    pad and write the first outlen output bytes (fixed digests; the
+//                                          sponge's first squeeze); leaves the state dirty: callers zeroize
+
+template <class State>
+struct MdFraming {
+  using Word = typename MdTraits<State>::Word;
+  static void init(State& s, const AlgorithmSpec& spec) noexcept { md_init(s, initial_value<Word>(spec)); }
+  template <class Backend>
+  static bool absorb(State& s, const Backend& be, const std::uint8_t* data, std::size_t len) noexcept {
+    if (!md_count(s, len)) return false;
+    md_update(s, be, data, len);
+    return true;
+  }
+  template <class Backend>
+  static void finish(State& s, const Backend& be, std::uint8_t* out, std::size_t outlen) noexcept {
+    md_final(s, be, out, outlen);
+  }
+};
+
+struct SpongeFraming {
+  static void init(detail::KeccakState& s, const AlgorithmSpec& spec) noexcept {
+    keccak_init(s, spec.block, spec.domain);
+  }
+  static bool absorb(detail::KeccakState& s, const KeccakBackend& be, const std::uint8_t* data,
+                     std::size_t len) noexcept {
+    keccak_absorb(s, be, data, len);
+    return true;  // FIPS 202 sets no length limit
+  }
+  static void finish(detail::KeccakState& s, const KeccakBackend& be, std::uint8_t* out, std::size_t outlen) noexcept {
+    keccak_pad(s, be);
+    keccak_squeeze(s, be, out, outlen);
+  }
+};
+
+template <Family F>
+struct Framing;
+template <>
+struct Framing<Family::sha256> : MdFraming<detail::Sha256State> {};
+template <>
+struct Framing<Family::sha512> : MdFraming<detail::Sha512State> {};
+template <>
+struct Framing<Family::keccak> : SpongeFraming {};
 
 }  // namespace shakedown::internal

@@ -1,4 +1,4 @@
-// The portable block functions and their backend rows, which every arch table ends with.
+// The portable block functions and their backend rows, which every arch list ends with.
 #pragma once
 
 #include <cstddef>
@@ -19,14 +19,10 @@ void keccak_absorb_generic(std::uint64_t state[25], const std::uint8_t* data, st
 void keccak_xor_bytes(std::uint64_t state[25], std::size_t offset, const std::uint8_t* data, std::size_t len);
 void keccak_extract_bytes(const std::uint64_t state[25], std::size_t offset, std::uint8_t* out, std::size_t len);
 
+// The portable rows (defined beside their code): every arch's list ends with them.
+extern const Sha256Backend kSha256Generic;
+extern const Sha512Backend kSha512Generic;
+extern const KeccakBackend kKeccakGeneric;
 inline bool always_available(const CpuFeatures&) { return true; }
-
-// constexpr so that arch tables that copy these rows are constant-initialized (no init-order issue).
-inline constexpr Sha256Backend kSha256Generic = {{"generic", "nothing", always_available, kBackendDefault},
-                                                 sha256_blocks_generic};
-inline constexpr Sha512Backend kSha512Generic = {{"generic", "nothing", always_available, kBackendDefault},
-                                                 sha512_blocks_generic};
-inline constexpr KeccakBackend kKeccakGeneric = {{"generic", "nothing", always_available, kBackendDefault},
-                                                 keccak_permute_generic, keccak_absorb_generic, nullptr};
 
 }  // namespace shakedown::internal

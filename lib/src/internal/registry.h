@@ -1,13 +1,29 @@
-// The registry's interface to the framing: the default backend per family, chosen once.
+// The registry's interface to the rest of the library: the selected row per family, lookup, and the test hooks.
 #pragma once
 
+#include <optional>
+#include <string>
+#include <string_view>
+
 #include "shakedown/backend.h"
+#include "shakedown/cpu.h"
 
 namespace shakedown::internal {
 
-// The selected backend for new contexts; throws Errc::bad_environment if SHAKEDOWN_BACKENDS is bad.
-const Sha256Backend& default_sha256_backend();
-const Sha512Backend& default_sha512_backend();
-const KeccakBackend& default_keccak_backend();
+// The selected row for new contexts; throws Errc::bad_environment if SHAKEDOWN_BACKENDS is bad.
+template <Family F>
+const BackendOf<F>& default_backend();
+
+// The same as a family-independent handle (every row starts with its BackendInfo), and the named row
+// (throws like backend<F>(name)).
+const BackendInfo* default_backend_info(Family family);
+const BackendInfo* named_backend_info(Family family, std::string_view name);
+
+// For shakedown::testing (testing.cc): each re-runs selection under the registry's lock.
+void add_assumed_features(const CpuFeatures& add);
+void clear_assumed_features();
+void override_environment(std::optional<std::string> value);  // nullopt: read SHAKEDOWN_BACKENDS again
+// The error selection would report for this SHAKEDOWN_BACKENDS value, "" if usable. Changes nothing.
+std::string environment_error(std::string_view value);
 
 }  // namespace shakedown::internal

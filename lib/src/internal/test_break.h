@@ -5,12 +5,11 @@
 
 #include "shakedown/backend.h"
 
-namespace shakedown::internal {
+namespace shakedown::internal::test_break {
 
-// The arch tables, with the victim backend's functions wrapped when the build names one;
-// the plain arch tables otherwise. Everything in the registry reads the tables through these.
-std::span<const Sha256Backend> sha256_table() noexcept;
-std::span<const Sha512Backend> sha512_table() noexcept;
-std::span<const KeccakBackend> keccak_table() noexcept;
+// Wraps the victim row's functions so that they are subtly wrong (test_break.cc). Compiled, and called by
+// tables.cc, only in builds that name a victim; aborts if the victim names no row of a family it addresses.
+template <Family F>
+void patch(std::span<BackendOf<F>> rows);
 
-}  // namespace shakedown::internal
+}  // namespace shakedown::internal::test_break

@@ -1,0 +1,20 @@
+// Feature combinations several x86-64 backend predicates ask for (included before any ISA region: baseline code).
+#pragma once
+
+#include "shakedown/cpu.h"
+
+namespace shakedown::internal::x86 {
+
+// 256-bit integer vectors (AVX2) need the OS to save YMM state (XCR0, x86_os_ymm); rorx is BMI2.
+inline bool avx2_bmi2(const CpuFeatures& f) {
+  return f.has(CpuFeature::x86_avx2) && f.has(CpuFeature::x86_os_ymm) && f.has(CpuFeature::x86_bmi2);
+}
+
+// AVX-512F + AVX-512VL on 256-bit registers, which fault unless the OS also saves the opmask and upper ZMM state,
+// even though no ZMM register is used (Intel SDM Vol. 1 §15.2: XCR0 must enable all three components).
+inline bool avx512vl(const CpuFeatures& f) {
+  return avx2_bmi2(f) && f.has(CpuFeature::x86_avx512f) && f.has(CpuFeature::x86_avx512vl) &&
+         f.has(CpuFeature::x86_os_zmm);
+}
+
+}  // namespace shakedown::internal::x86
