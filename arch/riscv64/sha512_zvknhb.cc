@@ -1,6 +1,7 @@
 // SHA-512 with the RISC-V vector-crypto instructions (Zvknhb + Zvkb), at every VLEN from 128 to 1024.
 #include "internal/sha2_constants.h"
 #include "riscv64_backends.h"
+#include "vlenb.h"
 #include "zvk_sha2.h"
 
 namespace shakedown::internal {
@@ -11,10 +12,8 @@ namespace {
 // VLEN = 256 on, one register holds the group (LMUL = 1). The code is the same for both (vl is 4 and all
 // groups start at even registers), only vtype differs. vlenb (CSR 0xC22) = VLEN / 8 (RVV 1.0 §3.6).
 unsigned long sha512_vtype() {
-  unsigned long vlenb;
-  __asm__("csrr %0, 0xc22" : "=r"(vlenb));
   constexpr unsigned long kEgwBytes = 4 * sizeof(std::uint64_t);
-  return rvv::vtype(64, vlenb >= kEgwBytes ? 1 : 2);
+  return rvv::vtype(64, read_vlenb() >= kEgwBytes ? 1 : 2);
 }
 
 }  // namespace
