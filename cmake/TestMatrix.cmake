@@ -2,6 +2,8 @@
 # Each variant is the same binary run under a different environment: an emulated CPU profile, or
 # qemu-x86_64 with a CPU model that lacks SHA-NI / AVX-512 (and AVX2), with the selection asserted.
 
+include(${CMAKE_CURRENT_LIST_DIR}/Qemu10.cmake)  # shakedown_find_qemu10(): the second executor
+
 # Suites that take part in every environment (each directory appends its gtest binary).
 get_property(SHAKEDOWN_SUITES GLOBAL PROPERTY SHAKEDOWN_SUITES)
 
