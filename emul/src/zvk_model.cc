@@ -11,6 +11,8 @@
 #include <cstring>
 #include <utility>
 
+#include "test_break.h"
+
 namespace shakedown::emul::detail {
 namespace {
 
@@ -157,6 +159,7 @@ ZvkStep run_sha2(Insn insn, const Fields& f, VectorState& s, const Options& o) {
     } else {
       sha2_group<std::uint64_t>(insn, d, s2, s1);
     }
+    if (broken_by_test(insn) && step.groups == 0) d[0] ^= 1;  // test-only (test_break.h)
     for (int k = 0; k < 4; ++k) store_elem(s, f.vd, 4 * g + k, bytes, d[k]);
     ++step.groups;
   }
@@ -207,6 +210,7 @@ ZvkStep run_zvkb(Insn insn, Operand operand, const Fields& f, VectorState& s, co
   const std::uint64_t scalar = operand == Operand::scalar ? s.x[f.vs1] & all_ones(bits)
                                : operand == Operand::immediate ? (f.vs1 | ((f.funct6 & 1u) << 5))
                                                                : 0;
+  bool corrupted = false;
   for (std::size_t k = s.vstart; k < s.vl; ++k) {
     if (f.vm == 0 && !mask_bit(s, k)) {
       if (t.vma && o.tail_ones) store_elem(s, f.vd, k, bytes, all_ones(bits));  // mask-agnostic: ones
@@ -222,6 +226,10 @@ ZvkStep run_zvkb(Insn insn, Operand operand, const Fields& f, VectorState& s, co
       case Insn::vrol: r = rotr_bits(a, static_cast<unsigned>((bits - (b & (bits - 1))) & (bits - 1)), bits); break;
       case Insn::vandn: r = a & ~b & all_ones(bits); break;
       default: break;
+    }
+    if (broken_by_test(insn) && !corrupted) {  // test-only (test_break.h)
+      r ^= 1;
+      corrupted = true;
     }
     store_elem(s, f.vd, k, bytes, r);
   }
