@@ -6,7 +6,7 @@ set_source_files_properties(src/zvk_model.cc PROPERTIES COMPILE_OPTIONS "-O2")
 
 # The model's own tests: pure model semantics against the independent reference (no signals), then the real
 # instructions through the handler (asm callers, reserved encodings as death tests, the regression proofs).
-# Run once per VLEN by emul/tests_riscv64.cmake; no OpenSSL (Debian 12 has none for riscv64).
+# Run once per VLEN by emul/tests_riscv64.cmake; the references are sha_reference and FIPS digests, no OpenSSL.
 add_executable(shakedown_emul_zvk_tests
   tests/main.cc
   tests/zvk_model_test.cc
