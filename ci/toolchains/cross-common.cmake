@@ -1,7 +1,7 @@
 # Shared part of the cross toolchain files: compilers, the target's sysroot, the foreign-package cache
 # of ci/cross-deps, and the qemu-user emulator every test runs under. Included by <arch>.cmake, which
-# sets SHAKEDOWN_CROSS_TRIPLE, CMAKE_SYSTEM_PROCESSOR, SHAKEDOWN_QEMU_ARCH, SHAKEDOWN_DEB_ARCH and
-# SHAKEDOWN_QEMU_MODELS_DEFAULT first, and SHAKEDOWN_CROSS_OWN_SYSROOT when the arch's sysroot is the one
+# sets SHAKEDOWN_CROSS_TRIPLE, CMAKE_SYSTEM_PROCESSOR, SHAKEDOWN_QEMU_ARCH, SHAKEDOWN_DEB_ARCH,
+# SHAKEDOWN_QEMU_MODELS_DEFAULT (and SHAKEDOWN_QEMU10_MODELS_DEFAULT) first, and SHAKEDOWN_CROSS_OWN_SYSROOT when the arch's sysroot is the one
 # ci/cross-deps assembles in the cache (riscv64: Debian 13) instead of the gcc cross sysroot /usr/<triple>.
 set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_LIBRARY_ARCHITECTURE ${SHAKEDOWN_CROSS_TRIPLE})
@@ -99,6 +99,9 @@ endif()
 set(SHAKEDOWN_QEMU_MODELS "${SHAKEDOWN_QEMU_MODELS_DEFAULT}" CACHE STRING
     "qemu-${SHAKEDOWN_QEMU_ARCH} CPU models (alias=cpu-string items) of the cross test matrix")
 set(SHAKEDOWN_QEMU_TEST_SCALE 0.05 CACHE STRING "SHAKEDOWN_TEST_SCALE of test runs under qemu-user")
+# The models only QEMU 10 can run (docs/qemu10.md), under the qemu-<arch> of ci/fetch-qemu10 (cmake/Qemu10.cmake).
+set(SHAKEDOWN_QEMU10_MODELS "${SHAKEDOWN_QEMU10_MODELS_DEFAULT}" CACHE STRING
+    "QEMU 10 qemu-${SHAKEDOWN_QEMU_ARCH} CPU models (alias=cpu-string items) of the cross test matrix")
 find_program(SHAKEDOWN_QEMU qemu-${SHAKEDOWN_QEMU_ARCH} REQUIRED)
 list(GET SHAKEDOWN_QEMU_MODELS 0 _first_model)
 string(FIND "${_first_model}" "=" _eq)  # "alias=cpu-string": the cpu string may contain '=' itself
