@@ -28,8 +28,9 @@ using detail::CpacfInstruction;
 using detail::CpacfOutcome;
 using detail::CpacfRegisters;
 
-// KIMD/KLMD-SHA-512 (specs/instructions.md §2.1): 128-byte blocks; the parameter block is the ICV (eight big-endian
-// 64-bit words) followed, for KLMD, by the 128-bit message bit length (MBL).
+// KIMD/KLMD-SHA-512 (z/Architecture Principles of Operation, message-security assist; src/cpacf_model.h):
+// 128-byte blocks; the parameter block is the ICV (eight big-endian 64-bit words) followed, for KLMD, by the
+// 128-bit message bit length (MBL).
 constexpr unsigned kSha512 = detail::kFcSha512;
 constexpr std::size_t kBlock = 128, kIcv = 64, kParam = 80;
 using Param = std::array<std::uint8_t, kParam>;
@@ -198,8 +199,9 @@ TEST(CpacfConformance, SpecificationExceptionsAgree) {
         << "QEMU, KIMD length " << len;
     EXPECT_EQ(model_says(2, kSha512, len), CpacfOutcome::exception) << "model, KIMD length " << len;
   }
-  EXPECT_TRUE(raises_sigill([&] { cpacf<kKimd, false>(kSha512 | detail::kGr0Modifier, param.data(), msg.data(), 128); }));
-  EXPECT_EQ(model_says(2, kSha512 | detail::kGr0Modifier, 128), CpacfOutcome::exception);
+  const std::uint64_t modified = kSha512 | detail::kGr0Modifier;
+  EXPECT_TRUE(raises_sigill([&] { cpacf<kKimd, false>(modified, param.data(), msg.data(), 128); }));
+  EXPECT_EQ(model_says(2, modified, 128), CpacfOutcome::exception);
   EXPECT_TRUE(raises_sigill([&] { cpacf<kKimd, false, 4, 0>(kSha512, param.data(), msg.data(), 128); }));
   EXPECT_EQ(model_says(0, kSha512, 128), CpacfOutcome::exception);
   EXPECT_TRUE(raises_sigill([&] { cpacf<kKimd, false, 4, 3>(kSha512, param.data(), msg.data(), 128); }));

@@ -40,7 +40,7 @@ bool executor_fills_ones() {
   return v != nullptr && std::string(v) == "1";
 }
 
-// ---- The forms the model implements (specs/instructions.md §3.1) ----
+// ---- The forms the model implements (RISC-V vector cryptography specification; src/zvk_model.cc) ----
 enum class Operand : std::uint8_t { sha2, none, vv, vx, vi };
 struct Form {
   const char* name;
@@ -218,12 +218,14 @@ std::string describe_case(const Form& f, const Case& c, const Csrs& seen) {
   std::ostringstream out;
   out << f.name << " word 0x" << std::hex << c.word << std::dec << " (vd v" << c.vd << ", vs2 v" << c.vs2;
   if (f.operand == Operand::sha2 || f.operand == Operand::vv) out << ", vs1 v" << c.vs1;
-  if (f.operand == Operand::vx) out << ", rs1 x" << c.vs1 << " = 0x" << std::hex << c.x[c.vs1 - kFirstScalar] << std::dec;
+  if (f.operand == Operand::vx)
+    out << ", rs1 x" << c.vs1 << " = 0x" << std::hex << c.x[c.vs1 - kFirstScalar] << std::dec;
   if (f.operand == Operand::vi) out << ", imm " << c.vs1;
   out << ", vm " << c.vm << ") at VLEN " << 8 * vlenb() << "; vtype 0x" << std::hex << seen.vtype << std::dec << " ("
       << vtype_text(seen.vtype) << "), vl " << seen.vl << " (avl " << c.avl << "), vstart " << seen.vstart
       << "\n  vs2: " << group_text(c.regs, c.vs2, lmul, sew_bytes);
-  if (f.operand == Operand::sha2 || f.operand == Operand::vv) out << "\n  vs1: " << group_text(c.regs, c.vs1, lmul, sew_bytes);
+  if (f.operand == Operand::sha2 || f.operand == Operand::vv)
+    out << "\n  vs1: " << group_text(c.regs, c.vs1, lmul, sew_bytes);
   out << "\n  vd before: " << group_text(c.regs, c.vd, lmul, sew_bytes);
   if (c.vm == 0) out << "\n  v0: " << group_text(c.regs, 0, 1, 8);
   return out.str();
@@ -299,7 +301,7 @@ struct Generator {
   }
 };
 
-// Whether the model accepts a (form, SEW, LMUL) with well-formed operands at this VLEN (specs §3.3 items 3 and 5),
+// Whether the model accepts a (form, SEW, LMUL) with well-formed operands at this VLEN (its reserved rules),
 // so that the test can insist some of its cases really executed.
 bool accepted(const Form& f, unsigned sew, int lmul_log2) {
   if (lmul_log2 < 0 && sew > (64u >> -lmul_log2)) return false;  // vtype itself is illegal: SEW > LMUL * ELEN
@@ -338,7 +340,8 @@ TEST_P(ZvkConformance, ModelAgreesWithTheExecutorOnRandomCases) {
           const unsigned sew_bytes = 1u << ((q.before.vtype >> 3) & 7);
           problem = first_difference(m.regs, q.regs, sew_bytes);
           if (problem.empty() && (q.after.vstart != 0 || m.after.vstart != 0))
-            problem = "vstart after: model " + std::to_string(m.after.vstart) + ", QEMU " + std::to_string(q.after.vstart);
+            problem = "vstart after: model " + std::to_string(m.after.vstart) + ", QEMU " +
+                      std::to_string(q.after.vstart);
           if (problem.empty() && (q.after.vl != q.before.vl || q.after.vtype != q.before.vtype))
             problem = "QEMU changed vl or vtype";
         }

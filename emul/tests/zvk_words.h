@@ -1,5 +1,6 @@
 // Zvknh*/Zvkb instruction words and vtype values for the Zvk model's tests, built from the encoding tables
-// (specs/instructions.md §3.1, RVV 1.0 §3.4) independently of arch/riscv64/zvk_insn.h.
+// (RISC-V vector cryptography specification, the Zvknh*/Zvkb instruction pages; RVV 1.0 §3.4) independently of
+// arch/riscv64/zvk_insn.h.
 #pragma once
 
 #include <bit>
