@@ -67,10 +67,10 @@ build_preset() {
   local dir="$ROOT/build/$preset" log
   mkdir -p "$dir"
   log="$dir/build.log"
-  # SHAKEDOWN_TEST_BREAK= first: a tree an earlier run configured with a deliberately broken backend
-  # (ci/verify --break, ci/cross-test -DSHAKEDOWN_TEST_BREAK=...) goes back to the real library unless the
-  # caller's arguments break it again.
-  if ! cmake --preset "$preset" -S "$ROOT" -DSHAKEDOWN_TEST_BREAK= "$@" >"$log" 2>&1; then
+  # SHAKEDOWN_TEST_BREAK= and SHAKEDOWN_EMUL_TEST_BREAK= first: a tree an earlier run configured with a
+  # deliberately broken backend or emulator model (ci/verify --break, ci/cross-test -DSHAKEDOWN_TEST_BREAK=...)
+  # goes back to the real code unless the caller's arguments break it again.
+  if ! cmake --preset "$preset" -S "$ROOT" -DSHAKEDOWN_TEST_BREAK= -DSHAKEDOWN_EMUL_TEST_BREAK= "$@" >"$log" 2>&1; then
     tail -n 40 "$log" | sed 's/^/    /'
     fail_step "configure $preset (log $log)"
     return 1

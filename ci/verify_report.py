@@ -217,7 +217,8 @@ def main():
         widths = [max(len(r[i]) for r in [header] + rows) for i in range(len(header))]
         line = lambda r: "  ".join(r[i].ljust(widths[i]) for i in range(len(r)))
         text += [f"== {arch} ==", line(header), line(["-" * w for w in widths])] + [line(r) for r in rows] + [""]
-    legend = "v = vector checks, d = differential checks, f = fuzz executions (records from the suites)"
+    legend = ("v = vector checks, d = differential checks, f = fuzz executions (records from the suites); "
+              "qemu-* environments run under Debian's QEMU 7.2, qemu10-* under QEMU 10 (docs/qemu10.md)")
     print("\n".join(text))
     print(legend)
     ct_lines, ct_json = ct_coverage.section(args.records, backends, HOST_ARCH, skipped_envs, args.out)

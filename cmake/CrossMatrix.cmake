@@ -1,5 +1,6 @@
 # Cross-arch CPU-model matrix: every suite runs once per qemu-user CPU model of the toolchain
-# (ci/toolchains/<arch>.cmake, SHAKEDOWN_QEMU_MODELS), with the registry's selection asserted.
+# (ci/toolchains/<arch>.cmake: SHAKEDOWN_QEMU_MODELS under QEMU 7.2, SHAKEDOWN_QEMU10_MODELS under QEMU 10), with the
+# registry's selection asserted.
 #
 # The expected selection of a model comes from the arch folder (global property
 # SHAKEDOWN_QEMU_EXPECT_<alias>, e.g. arch/arm64/CMakeLists.txt); an arch without a folder has only
@@ -24,12 +25,13 @@ if(EXISTS ${PROJECT_SOURCE_DIR}/fuzz/CMakeLists.txt)
   set(_fuzz_drivers ${_fuzz_all})
 endif()
 
-foreach(_model IN LISTS SHAKEDOWN_QEMU_MODELS)
+# shakedown_cross_model(<runner prefix> <qemu> <alias=cpu-string>): every suite and fuzz driver of one CPU model.
+function(shakedown_cross_model runner qemu model)
   # "alias=cpu-string"; the cpu string has '=' of its own (riscv64 "rv64,v=true"), so split at the first.
-  string(FIND "${_model}" "=" _eq)
-  string(SUBSTRING "${_model}" 0 ${_eq} _alias)
+  string(FIND "${model}" "=" _eq)
+  string(SUBSTRING "${model}" 0 ${_eq} _alias)
   math(EXPR _eq "${_eq} + 1")
-  string(SUBSTRING "${_model}" ${_eq} -1 _cpu)
+  string(SUBSTRING "${model}" ${_eq} -1 _cpu)
   get_property(_expect GLOBAL PROPERTY SHAKEDOWN_QEMU_EXPECT_${_alias})
   if(NOT _expect)
     if(_has_arch_folder)
@@ -45,23 +47,38 @@ foreach(_model IN LISTS SHAKEDOWN_QEMU_MODELS)
   if(_model_env)
     string(APPEND _model_env ";")  # so that "${_model_env}NEXT=..." below never leaves an empty item
   endif()
-  shakedown_add_variant(PREFIX qemu-${SHAKEDOWN_QEMU_ARCH}.${_alias}
-    EMULATOR ${SHAKEDOWN_QEMU} -L ${SHAKEDOWN_CROSS_SYSROOT} -cpu ${_cpu}
+  set(_prefix ${runner}.${_alias})
+  shakedown_add_variant(PREFIX ${_prefix}
+    EMULATOR ${qemu} -L ${SHAKEDOWN_CROSS_SYSROOT} -cpu ${_cpu}
     ENV "SHAKEDOWN_TEST_SCALE=${SHAKEDOWN_QEMU_TEST_SCALE}" "SHAKEDOWN_EXPECT_SELECTED=${_expect}" ${_model_env})
   # The fuzz targets' standalone drivers (fuzz/: <target>_standalone, seeds in fuzz/corpus/<target>):
   # corpus replay and a bounded random run under this model too.
-  set(_prefix qemu-${SHAKEDOWN_QEMU_ARCH}.${_alias})
   foreach(_driver IN LISTS _fuzz_drivers)
     string(REGEX REPLACE "_standalone$" "" _fuzz_target "${_driver}")
     add_test(NAME ${_prefix}.${_fuzz_target}.replay
-             COMMAND ${SHAKEDOWN_QEMU} -L ${SHAKEDOWN_CROSS_SYSROOT} -cpu ${_cpu} $<TARGET_FILE:${_driver}>
+             COMMAND ${qemu} -L ${SHAKEDOWN_CROSS_SYSROOT} -cpu ${_cpu} $<TARGET_FILE:${_driver}>
                      ${PROJECT_SOURCE_DIR}/fuzz/corpus/${_fuzz_target})
     add_test(NAME ${_prefix}.${_fuzz_target}.random
-             COMMAND ${SHAKEDOWN_QEMU} -L ${SHAKEDOWN_CROSS_SYSROOT} -cpu ${_cpu} $<TARGET_FILE:${_driver}>
+             COMMAND ${qemu} -L ${SHAKEDOWN_CROSS_SYSROOT} -cpu ${_cpu} $<TARGET_FILE:${_driver}>
                      -runs=300 -seed=2 -max_len=1024)
     set_tests_properties(${_prefix}.${_fuzz_target}.replay ${_prefix}.${_fuzz_target}.random PROPERTIES
       ENVIRONMENT "SHAKEDOWN_TEST_SCALE=${SHAKEDOWN_QEMU_TEST_SCALE};SHAKEDOWN_EXPECT_SELECTED=${_expect};${_model_env}SHAKEDOWN_ENV_NAME=${_prefix}"
       LABELS "${_prefix};fuzz" TIMEOUT 1500)
   endforeach()
-  message(STATUS "shakedown: qemu-${SHAKEDOWN_QEMU_ARCH} -cpu ${_cpu} (${_alias}) expects ${_expect}")
+  message(STATUS "shakedown: ${runner} -cpu ${_cpu} (${_alias}) expects ${_expect}")
+endfunction()
+
+# Debian's QEMU 7.2 (the system's qemu-<arch>) runs SHAKEDOWN_QEMU_MODELS; QEMU 10 (ci/fetch-qemu10,
+# cmake/Qemu10.cmake) runs SHAKEDOWN_QEMU10_MODELS, what only it executes (docs/qemu10.md). Aliases are unique
+# across both lists: they name the expected selection.
+foreach(_model IN LISTS SHAKEDOWN_QEMU_MODELS)
+  shakedown_cross_model(qemu-${SHAKEDOWN_QEMU_ARCH} ${SHAKEDOWN_QEMU} "${_model}")
 endforeach()
+if(SHAKEDOWN_QEMU10_MODELS)
+  shakedown_find_qemu10(${SHAKEDOWN_QEMU_ARCH} _qemu10)
+  if(_qemu10)
+    foreach(_model IN LISTS SHAKEDOWN_QEMU10_MODELS)
+      shakedown_cross_model(qemu10-${SHAKEDOWN_QEMU_ARCH} ${_qemu10} "${_model}")
+    endforeach()
+  endif()
+endif()

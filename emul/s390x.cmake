@@ -27,3 +27,15 @@ set_property(GLOBAL APPEND PROPERTY SHAKEDOWN_EMUL_FUZZ_VARIANTS emul-cpacf)
 set_property(GLOBAL PROPERTY SHAKEDOWN_EMUL_FUZZ_ENV_emul-cpacf
   "SHAKEDOWN_EMULATE=cpacf:sha256,sha3" "SHAKEDOWN_TEST_ASSUME=s390_sha256,s390_sha3,s390_sha512"
   "SHAKEDOWN_EMULATE_REQUIRE=kimd_sha256=10,kimd_sha3=10" "SHAKEDOWN_ENV_NAME=emul.cpacf")
+
+# Emulator conformance (docs/qemu10.md): the model's KIMD/KLMD-SHA-512 against QEMU's own, execution by execution.
+# Registered by emul/tests_s390x.cmake under QEMU 7.2 and QEMU 10 (both implement function code 3).
+add_executable(shakedown_emul_cpacf_conformance
+  tests/main.cc
+  tests/openssl_ref.cc
+  tests/sigill_probe.cc
+  tests/cpacf_conformance_test.cc
+)
+target_include_directories(shakedown_emul_cpacf_conformance PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/src)
+target_link_libraries(shakedown_emul_cpacf_conformance PRIVATE shakedown_emul GTest::gtest OpenSSL::Crypto
+                      $<BUILD_INTERFACE:shakedown_warnings>)

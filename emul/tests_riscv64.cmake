@@ -47,3 +47,25 @@ foreach(vlen 128 256 512 1024)
   zvk_add_vlen_variant(zvk-vlen${vlen} ${vlen} "zvk:zvknhb,tail-ones" "rv_zvknhb,rv_zvkb" "${_zvk_expect}"
                        "${_zvk_require}" ${_zvk_suites})
 endforeach()
+
+# Emulator conformance under QEMU 10 (docs/qemu10.md): the model's every instruction form against QEMU's own
+# Zvknhb/Zvkb at each VLEN, once with QEMU's default tail policy (tails and masked-off elements kept) and once with
+# agnostic ones filled with ones (rvv_ta_all_1s/rvv_ma_all_1s), the model in the matching mode.
+shakedown_find_qemu10(riscv64 _zvk_qemu10)
+if(_zvk_qemu10)
+  foreach(vlen 128 256 512 1024)
+    foreach(_policy "kept|0|" "ones|1|,rvv_ta_all_1s=true,rvv_ma_all_1s=true")
+      string(REPLACE "|" ";" _policy "${_policy}")
+      list(GET _policy 0 _name)
+      list(GET _policy 1 _ones)
+      list(GET _policy 2 _cpu_extra)
+      set(_name qemu10-riscv64.vlen${vlen}-tail-${_name}.zvk_conformance)
+      add_test(NAME ${_name}
+               COMMAND ${_zvk_qemu10} -L ${SHAKEDOWN_CROSS_SYSROOT}
+                       -cpu rv64,v=true,vlen=${vlen},elen=64,zvknhb=true,zvkb=true${_cpu_extra}
+                       $<TARGET_FILE:shakedown_emul_zvk_conformance>)
+      set_tests_properties(${_name} PROPERTIES ENVIRONMENT "SHAKEDOWN_ZVK_TAIL_ONES=${_ones}"
+                           LABELS "emul;conformance" TIMEOUT 600)
+    endforeach()
+  endforeach()
+endif()

@@ -55,3 +55,16 @@ foreach(_m IN ITEMS "max|max|native" "nosha512|max,kimd-sha-512=off,klmd-sha-512
   set_tests_properties(emul.qemu-s390x.${_alias}.shakedown_emul_cpacf_tests PROPERTIES
     ENVIRONMENT "SHAKEDOWN_CPACF_SHA512=${_sha512}" LABELS emul TIMEOUT 600)
 endforeach()
+
+# Emulator conformance (docs/qemu10.md): the model's SHA-512 against each QEMU that executes it natively.
+shakedown_find_qemu10(s390x _cpacf_qemu10)
+foreach(_runner IN ITEMS "qemu-s390x|${SHAKEDOWN_QEMU}" "qemu10-s390x|${_cpacf_qemu10}")
+  string(REPLACE "|" ";" _runner "${_runner}")
+  list(GET _runner 0 _prefix)
+  list(GET _runner 1 _qemu)
+  if(_qemu)
+    add_test(NAME ${_prefix}.max.cpacf_conformance
+             COMMAND ${_qemu} -L ${SHAKEDOWN_CROSS_SYSROOT} -cpu max $<TARGET_FILE:shakedown_emul_cpacf_conformance>)
+    set_tests_properties(${_prefix}.max.cpacf_conformance PROPERTIES LABELS "emul;conformance" TIMEOUT 600)
+  endif()
+endforeach()

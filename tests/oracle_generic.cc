@@ -1,4 +1,4 @@
-// The oracle on targets without OpenSSL (Debian 12 riscv64): the generic backend, which the same run
+// The oracle on targets without OpenSSL (SHAKEDOWN_ORACLE_OPENSSL=OFF): the generic backend, which the same run
 // verifies against the NIST/Wycheproof vectors and the checked-in consolidated checksums (vectors/).
 // Comparisons of a hardware backend against it stay meaningful; generic against itself is vacuous,
 // which is why those two vector suites are the oracle there.

@@ -165,6 +165,28 @@ std::size_t run_variable_out_file(const std::string& path, const test::AlgBacken
   });
 }
 
+// A verifier that knows the tag length it expects (hmac.h): verify() for the full digest, verify_truncated() from
+// the RFC 2104 §5 minimum up, and below that minimum a refusal (Errc::bad_output_length, checked here), so that
+// nothing verifies. nullopt for a refusal. Whatever the length, verify() of a shorter tag must say false.
+std::optional<bool> verify_stated(const Hmac& keyed, const Bytes& tag, std::size_t stated, Mismatches& bad,
+                                  const std::string& where) {
+  const std::size_t full = digest_size(keyed.algorithm());
+  if (stated < full) {
+    Hmac plain = keyed;
+    if (plain.verify(tag)) bad.add(where, "Hmac::verify accepted a truncated tag (no length stated)");
+  }
+  Hmac verifier = keyed;
+  if (stated == full) return verifier.verify(tag);
+  if (stated >= Hmac::min_truncated_length(keyed.algorithm())) return verifier.verify_truncated(tag, stated);
+  try {
+    (void)verifier.verify_truncated(tag, stated);
+    bad.add(where, "Hmac::verify_truncated accepted a stated length below the RFC 2104 §5 minimum");
+  } catch (const Error& e) {
+    if (e.code() != Errc::bad_output_length) bad.add(where, std::string("verify_truncated threw ") + e.what());
+  }
+  return std::nullopt;
+}
+
 std::size_t run_nist_hmac_file(const std::string& path, const test::AlgBackend& p, std::size_t* skipped_sha1) {
   std::size_t completed = 0;
   *skipped_sha1 = 0;
@@ -187,15 +209,16 @@ std::size_t run_nist_hmac_file(const std::string& path, const test::AlgBackend& 
       if (*alg != p.alg) continue;
       Hmac mac(p.alg, v.key, p.backend);
       mac.update(v.msg);
-      Hmac verifier = mac;  // copy mid-stream: same key and message
-      Hmac flipped = mac;
+      const Hmac keyed = mac;  // copy mid-stream: same key and message
       Bytes tag(v.mac.size());
       mac.final(tag);  // FIPS 198-1 §5: the leftmost Tlen bytes
       bad.check(v.where, "HMAC truncated to Tlen", v.mac, tag);
-      if (!verifier.verify(v.mac)) bad.add(v.where, "Hmac::verify rejected the file's Mac");
+      if (verify_stated(keyed, v.mac, v.mac.size(), bad, v.where) == false)
+        bad.add(v.where, "Hmac::verify rejected the file's Mac");
       Bytes wrong = v.mac;
       wrong.back() ^= 1;
-      if (flipped.verify(wrong)) bad.add(v.where, "Hmac::verify accepted a Mac with its last bit flipped");
+      if (verify_stated(keyed, wrong, wrong.size(), bad, v.where) == true)
+        bad.add(v.where, "Hmac::verify accepted a Mac with its last bit flipped");
       ++completed;
     }
   });
@@ -217,14 +240,16 @@ std::size_t run_wycheproof_file(const std::string& path, const test::AlgBackend&
       std::size_t half = t.msg.size() / 2;
       mac.update(t.msg.data(), half);
       mac.update(t.msg.data() + half, t.msg.size() - half);
-      Hmac verifier = mac;
+      const Hmac keyed = mac;
       Bytes computed(t.tag_bytes);
       mac.final(computed);
-      bool verified = verifier.verify(t.tag);
+      // The file's tagSize is the length its verifier states; a tag of another length (some invalid cases) is
+      // checked at that stated length, where the library must say false.
+      const std::optional<bool> verified = verify_stated(keyed, t.tag, t.tag_bytes, bad, t.where);
       if (t.valid) {
         bad.check(t.where, "valid tag (truncated to tagSize)", t.tag, computed);
-        if (!verified) bad.add(t.where, "Hmac::verify rejected a valid tag");
-      } else if (verified) {
+        if (verified == false) bad.add(t.where, "Hmac::verify rejected a valid tag");
+      } else if (verified == true) {
         bad.add(t.where, "Hmac::verify accepted an invalid tag " + test::to_hex(t.tag));
       } else if (computed == t.tag) {
         bad.add(t.where, "Hmac::verify rejected a tag equal to the computed MAC (the file marks it invalid)");

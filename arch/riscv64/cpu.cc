@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "internal/arch.h"
+#include "vlenb.h"
 
 namespace shakedown::internal {
 namespace {
@@ -41,13 +42,6 @@ bool hwprobe_ima_ext0(std::uint64_t& bits) {
   return true;
 }
 
-// vlenb (CSR 0xC22) is VLEN/8; reading it is legal whenever V is present (RVV 1.0 §3.6).
-unsigned read_vlenb() {
-  unsigned long vlenb;
-  __asm__ volatile("csrr %0, 0xc22" : "=r"(vlenb));
-  return static_cast<unsigned>(vlenb);
-}
-
 }  // namespace
 
 void detect_cpu_features(CpuFeatures& f) {
@@ -61,7 +55,7 @@ void detect_cpu_features(CpuFeatures& f) {
     f.set(CpuFeature::rv_zvknhb, (ext & kExtZvknhb) != 0);
   }
   f.set(CpuFeature::rv_v, has_v);
-  if (has_v) f.vector_bytes = read_vlenb();
+  if (has_v) f.vector_bytes = static_cast<unsigned>(read_vlenb());
 }
 
 }  // namespace shakedown::internal

@@ -2,6 +2,7 @@
 #include "backend_rows.h"
 #include "internal/sha2_constants.h"
 #include "rv_features.h"
+#include "vlenb.h"
 #include "zvk_sha2.h"
 
 namespace shakedown::internal {
@@ -12,10 +13,8 @@ namespace {
 // VLEN = 256 on, one register holds the group (LMUL = 1). The code is the same for both (vl is 4 and all
 // groups start at even registers), only vtype differs. vlenb (CSR 0xC22) = VLEN / 8 (RVV 1.0 §3.6).
 unsigned long sha512_vtype() {
-  unsigned long vlenb;
-  __asm__("csrr %0, 0xc22" : "=r"(vlenb));
   constexpr unsigned long kEgwBytes = 4 * sizeof(std::uint64_t);
-  return rvv::vtype(64, vlenb >= kEgwBytes ? 1 : 2);
+  return rvv::vtype(64, read_vlenb() >= kEgwBytes ? 1 : 2);
 }
 
 void blocks(std::uint64_t h[8], const std::uint8_t* data, std::size_t nblocks) {

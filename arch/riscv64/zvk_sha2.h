@@ -23,15 +23,31 @@ namespace shakedown::internal {
 //   v4  {a,b,e,f} (element 0 = f ... element 3 = a), v6 {c,d,g,h} (element 0 = h), v8/v10 their copies
 //   v12, v14, v16, v18  the message schedule ring G0..G3, G(q mod 4) = W[4q .. 4q+3] (element 0 = W[4q])
 //   v20 four K words, v22 W + K, v24 {W[4q+11], W[4q+10], W[4q+9], W[4q+4]} for vsha2ms
-// What the asm overwrites besides memory: v0, v4..v25 (v24/v25 is the last LMUL = 2 group), vl and vtype.
+// What the asm overwrites besides memory: v0 and v1, v4..v25 (v24/v25 is the last LMUL = 2 group), vl and vtype.
+// v1 because at LMUL = 2 (SHA-512 at VLEN 128) "vmv.v.i v0, 1" writes the group v0/v1: elements 2 and 3 land in
+// v1 (RVV 1.0 §3.4.2); only bits 0..3 of v0 serve as the mask. tests/asm_contract/zvk_contract.cc found it missing.
 // A compiler that generates vector code (-march with V: clang, gcc >= 13) may keep values in these registers and
 // must be told. Without V no compiler uses them; gcc 12 generates no vector code even with V and rejects the names.
+// Test-only (tests/asm_contract, docs/asm-contracts.md): SHAKEDOWN_TEST_ASM_FLIP_ZVK_SHA2_VREG leaves v25 out.
 #if defined(__riscv_vector) && (defined(__clang__) || __GNUC__ >= 13)
-#define SHAKEDOWN_ZVK_SHA2_CLOBBERS                                                                        \
-  , "v0", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18", \
-      "v19", "v20", "v21", "v22", "v23", "v24", "v25", "vl", "vtype"
+#ifndef SHAKEDOWN_TEST_ASM_FLIP_ZVK_SHA2_VREG
+#define SHAKEDOWN_ZVK_SHA2_V25 , "v25"
+#else
+#define SHAKEDOWN_ZVK_SHA2_V25
+#endif
+#define SHAKEDOWN_ZVK_SHA2_CLOBBERS                                                                             \
+  , "v0", "v1", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17", \
+      "v18", "v19", "v20", "v21", "v22", "v23", "v24" SHAKEDOWN_ZVK_SHA2_V25, "vl", "vtype"
 #else
 #define SHAKEDOWN_ZVK_SHA2_CLOBBERS
+#endif
+// Test-only (same): SHAKEDOWN_TEST_ASM_FLIP_ZVK_SHA2 declares the data pointer, which the loop advances, input-only.
+#ifndef SHAKEDOWN_TEST_ASM_FLIP_ZVK_SHA2
+#define SHAKEDOWN_ZVK_SHA2_DATA_OUTPUT [data] "+r"(data),
+#define SHAKEDOWN_ZVK_SHA2_DATA_INPUT
+#else
+#define SHAKEDOWN_ZVK_SHA2_DATA_OUTPUT
+#define SHAKEDOWN_ZVK_SHA2_DATA_INPUT [data] "r"(data),
 #endif
 
 template <typename Word>
@@ -102,9 +118,10 @@ inline void zvk_sha2_blocks(Word h[8], const std::uint8_t* data, std::size_t nbl
       "vmv.v.i v20, 0\n vmv.v.i v22, 0\n vmv.v.i v24, 0\n"
       ".purgem zvk_sha2_quad\n"
       SHAKEDOWN_ZVK_END
-      : [data] "+r"(data), [nblocks] "+r"(nblocks), [kp] "=&r"(kp), [turns] "=&r"(turns)
-      : [abef] "r"(abef), [cdgh] "r"(cdgh), [k] "r"(k), [schedule_turns] "r"(schedule_turns), [avl] "r"(avl),
-        [vtype] "r"(vtype), [sew] "i"(8 * sizeof(Word)), [group_bytes] "i"(4 * sizeof(Word))
+      : SHAKEDOWN_ZVK_SHA2_DATA_OUTPUT [nblocks] "+r"(nblocks), [kp] "=&r"(kp), [turns] "=&r"(turns)
+      : SHAKEDOWN_ZVK_SHA2_DATA_INPUT [abef] "r"(abef), [cdgh] "r"(cdgh), [k] "r"(k),
+        [schedule_turns] "r"(schedule_turns), [avl] "r"(avl), [vtype] "r"(vtype), [sew] "i"(8 * sizeof(Word)),
+        [group_bytes] "i"(4 * sizeof(Word))
       : "memory" SHAKEDOWN_ZVK_SHA2_CLOBBERS);
   h[0] = abef[3]; h[1] = abef[2]; h[4] = abef[1]; h[5] = abef[0];
   h[2] = cdgh[3]; h[3] = cdgh[2]; h[6] = cdgh[1]; h[7] = cdgh[0];

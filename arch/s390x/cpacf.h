@@ -46,11 +46,19 @@ inline void run(std::uint64_t gr0, void* param, const std::uint8_t* src, std::si
   register std::size_t r3 asm("3") = src_len;
   register std::uint8_t* r4 asm("4") = dst;
   register std::size_t r5 asm("5") = dst_len;
+#ifndef SHAKEDOWN_TEST_ASM_FLIP_CPACF
   asm volatile("0: .insn rre,%[opc] << 16,%%r4,%%r2\n"
                "   brc 1,0b\n"
                : "+d"(r0), "+d"(r2), "+d"(r3), "+d"(r4), "+d"(r5)
                : "d"(r1), [opc] "i"(Opcode)
                : "cc", "memory");
+#else  // Test-only understatement (tests/asm_contract, docs/asm-contracts.md): R2+1 (the length) input-only.
+  asm volatile("0: .insn rre,%[opc] << 16,%%r4,%%r2\n"
+               "   brc 1,0b\n"
+               : "+d"(r0), "+d"(r2), "+d"(r4), "+d"(r5)
+               : "d"(r1), "d"(r3), [opc] "i"(Opcode)
+               : "cc", "memory");
+#endif
 }
 
 // The query function (fc 0): the 16-byte bit vector of available function codes; fc n is available when

@@ -6,6 +6,7 @@
 
 #include "cpacf.h"
 #include "internal/arch.h"
+#include "stfle.h"
 
 namespace shakedown::internal {
 namespace {
@@ -17,11 +18,10 @@ constexpr unsigned long kHwcapMsa = 8;    // HWCAP_S390_MSA: message-security as
 // Facility 86: MSA extension 12, the NIP/DUFOP "no ICV processing" path (docs/isa/cpacf.md §2.4; OpenSSL s390x_arch.h).
 constexpr unsigned kFacilityMsa12 = 86;
 
-// STFLE into two doublewords (facility bits 0..127); GR0 = doublewords - 1 on input.
+// Facility bits 0..127 (two doublewords of STFLE).
 bool facility(unsigned bit) {
   std::uint64_t list[2] = {};
-  register std::uint64_t r0 asm("0") = 1;
-  asm volatile(".insn s,0xb2b00000,0(%[list])" : "+d"(r0) : [list] "a"(list) : "cc", "memory");
+  stfle(list);
   return (list[bit / 64] >> (63 - bit % 64)) & 1;  // bit 0 is the most significant bit of the first doubleword
 }
 

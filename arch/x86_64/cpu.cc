@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "internal/arch.h"
+#include "xgetbv.h"
 
 namespace shakedown::internal {
 namespace {
@@ -16,13 +17,6 @@ Regs cpuid(unsigned leaf, unsigned subleaf = 0) {
   Regs r;
   __cpuid_count(leaf, subleaf, r.a, r.b, r.c, r.d);
   return r;
-}
-
-// XCR0 via XGETBV (ecx = 0). Only valid when CPUID.1:ECX.OSXSAVE[27] is set.
-unsigned long long xgetbv0() {
-  unsigned lo, hi;
-  __asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-  return (static_cast<unsigned long long>(hi) << 32) | lo;
 }
 
 bool bit(unsigned reg, int n) { return (reg >> n) & 1u; }

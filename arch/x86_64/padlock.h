@@ -42,7 +42,11 @@ inline constexpr std::uint64_t kMultiBlockMode = ~std::uint64_t{0};
 // REP XSHA256, F3 0F A6 D0 (§1.1): compresses nblocks 64-byte blocks into st. nblocks must be > 0.
 inline void rep_xsha256(HashState<std::uint32_t>& st, const std::uint8_t* data, std::size_t nblocks) {
   std::uint64_t mode = kMultiBlockMode;
+#ifndef SHAKEDOWN_TEST_ASM_FLIP_XSHA256
   __asm__ volatile(".byte 0xf3,0x0f,0xa6,0xd0" : "+a"(mode), "+c"(nblocks), "+S"(data) : "D"(&st) : "memory");
+#else  // Test-only understatement (tests/asm_contract, docs/asm-contracts.md): RSI declared input-only.
+  __asm__ volatile(".byte 0xf3,0x0f,0xa6,0xd0" : "+a"(mode), "+c"(nblocks) : "S"(data), "D"(&st) : "memory");
+#endif
 }
 
 // REP XSHA512, F3 0F A6 E0 (§1.1): compresses nblocks 128-byte blocks into st. nblocks must be > 0.
@@ -50,7 +54,11 @@ inline void rep_xsha256(HashState<std::uint32_t>& st, const std::uint8_t* data, 
 // input is deterministic, and declare RAX modified like the other in/out registers.
 inline void rep_xsha512(HashState<std::uint64_t>& st, const std::uint8_t* data, std::size_t nblocks) {
   std::uint64_t mode = kMultiBlockMode;
+#ifndef SHAKEDOWN_TEST_ASM_FLIP_XSHA512
   __asm__ volatile(".byte 0xf3,0x0f,0xa6,0xe0" : "+a"(mode), "+c"(nblocks), "+S"(data) : "D"(&st) : "memory");
+#else  // Test-only understatement (tests/asm_contract, docs/asm-contracts.md): RCX declared input-only.
+  __asm__ volatile(".byte 0xf3,0x0f,0xa6,0xe0" : "+a"(mode), "+S"(data) : "c"(nblocks), "D"(&st) : "memory");
+#endif
 }
 
 // Copies h into an aligned HashState, runs `rep` over the blocks, copies back and wipes the copy.

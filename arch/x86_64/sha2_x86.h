@@ -79,6 +79,12 @@ struct Sha2Vars {
 
 // Eight rounds t0..t0+7 (t0 a multiple of 8); wk points at K[t0..t0+7] + W[t0..t0+7]. After eight
 // renamings every variable is back in its operand, and b ^ c in `bc` (an even number of swaps).
+// Test-only (tests/asm_contract, docs/asm-contracts.md): the flipped contract test declares `a` write-only.
+#ifndef SHAKEDOWN_TEST_ASM_FLIP_SHA2_ROUNDS8
+#define SHAKEDOWN_SHA2_A_CONSTRAINT "+r"
+#else
+#define SHAKEDOWN_SHA2_A_CONSTRAINT "=r"
+#endif
 template <class Word>
 [[gnu::always_inline]] inline void sha2_rounds8(Sha2Vars<Word>& s, const Word* wk) {
   using Sig = Sha2BigSigma<Word>;
@@ -94,9 +100,9 @@ template <class Word>
           SHAKEDOWN_SHA2_ROUND(v3, v4, v5, v6, v7, v0, v1, v2, ab, bc, 5)
           SHAKEDOWN_SHA2_ROUND(v2, v3, v4, v5, v6, v7, v0, v1, bc, ab, 6)
           SHAKEDOWN_SHA2_ROUND(v1, v2, v3, v4, v5, v6, v7, v0, ab, bc, 7)
-          : [v0] "+r"(s.v[0]), [v1] "+r"(s.v[1]), [v2] "+r"(s.v[2]), [v3] "+r"(s.v[3]), [v4] "+r"(s.v[4]),
-            [v5] "+r"(s.v[5]), [v6] "+r"(s.v[6]), [v7] "+r"(s.v[7]), [bc] "+r"(s.bc), [ab] "=&r"(ab),
-            [y0] "=&r"(y0), [y1] "=&r"(y1)
+          : [v0] SHAKEDOWN_SHA2_A_CONSTRAINT(s.v[0]), [v1] "+r"(s.v[1]), [v2] "+r"(s.v[2]), [v3] "+r"(s.v[3]),
+            [v4] "+r"(s.v[4]), [v5] "+r"(s.v[5]), [v6] "+r"(s.v[6]), [v7] "+r"(s.v[7]), [bc] "+r"(s.bc),
+            [ab] "=&r"(ab), [y0] "=&r"(y0), [y1] "=&r"(y1)
           : [wk] "r"(wk), "m"(*reinterpret_cast<const Word(*)[8]>(wk)), [word] "i"(sizeof(Word)),
             [s00] "i"(Sig::kS0[0]), [s01] "i"(Sig::kS0[1]), [s02] "i"(Sig::kS0[2]), [s10] "i"(Sig::kS1[0]),
             [s11] "i"(Sig::kS1[1]), [s12] "i"(Sig::kS1[2])
@@ -104,6 +110,7 @@ template <class Word>
   if (tainted) msan::poison(&s, sizeof s);
 }
 #undef SHAKEDOWN_SHA2_ROUND
+#undef SHAKEDOWN_SHA2_A_CONSTRAINT
 
 template <class Word>
 [[gnu::always_inline]] inline Sha2Vars<Word> sha2_load_vars(const Word h[8]) {

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "sha_reference.h"
+#include "test_break.h"
 
 namespace shakedown::emul::detail {
 namespace {
@@ -292,6 +293,7 @@ CpacfStep run_cpacf(const CpacfInstruction& insn, CpacfRegisters& regs, const Op
   }
 
   store_state(f, s, param);  // the ICV only: the MBL field is an input
+  if (broken_by_test(step.insn)) param[0] ^= 1;  // test-only (test_break.h)
   mode.set_address(src_reg, mode.address(src_reg) + consumed);
   mode.set_length(len_reg, len - consumed);
   if (shake_output) {

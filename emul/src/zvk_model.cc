@@ -11,6 +11,8 @@
 #include <cstring>
 #include <utility>
 
+#include "test_break.h"
+
 namespace shakedown::emul::detail {
 namespace {
 
@@ -157,10 +159,13 @@ ZvkStep run_sha2(Insn insn, const Fields& f, VectorState& s, const Options& o) {
     } else {
       sha2_group<std::uint64_t>(insn, d, s2, s1);
     }
+    if (broken_by_test(insn) && step.groups == 0) d[0] ^= 1;  // test-only (test_break.h)
     for (int k = 0; k < 4; ++k) store_elem(s, f.vd, 4 * g + k, bytes, d[k]);
     ++step.groups;
   }
-  write_tail(s, t, f.vd, vlmax_of(s, t), o);
+  // With vstart >= vl there is no body and no element is written, tails included (RVV 1.0 §5.4). Found by the
+  // conformance suite: the model used to fill the tail with ones for vl = 0.
+  if (s.vstart < s.vl) write_tail(s, t, f.vd, vlmax_of(s, t), o);
   s.vstart = 0;
   return step;
 }
@@ -194,12 +199,18 @@ ZvkStep run_zvkb(Insn insn, Operand operand, const Fields& f, VectorState& s, co
   if (f.vd % lmul || f.vs2 % lmul || (operand == Operand::vector && f.vs1 % lmul))
     return reserved(insn, "register group not aligned to LMUL");
   if (f.vm == 0 && f.vd == 0) return reserved(insn, "masked destination overlaps v0");
+  // The mask is read from v0 with EEW = 1; a source group that is v0 would be read with EEW = SEW too, and one
+  // register read with two EEWs by one instruction is reserved (RVV 1.0 §5.2). Groups are aligned (checked above),
+  // so a group containing v0 starts at v0. Found by the conformance suite (QEMU 10 raises illegal-instruction).
+  if (f.vm == 0 && (f.vs2 == 0 || (operand == Operand::vector && f.vs1 == 0)))
+    return reserved(insn, "a masked instruction's source overlaps the v0 mask");
 
   ZvkStep step{ZvkOutcome::completed, insn, 0, nullptr};
   const unsigned bits = t.sew_bits, bytes = bits / 8;
   const std::uint64_t scalar = operand == Operand::scalar ? s.x[f.vs1] & all_ones(bits)
                                : operand == Operand::immediate ? (f.vs1 | ((f.funct6 & 1u) << 5))
                                                                : 0;
+  bool corrupted = false;
   for (std::size_t k = s.vstart; k < s.vl; ++k) {
     if (f.vm == 0 && !mask_bit(s, k)) {
       if (t.vma && o.tail_ones) store_elem(s, f.vd, k, bytes, all_ones(bits));  // mask-agnostic: ones
@@ -215,6 +226,10 @@ ZvkStep run_zvkb(Insn insn, Operand operand, const Fields& f, VectorState& s, co
       case Insn::vrol: r = rotr_bits(a, static_cast<unsigned>((bits - (b & (bits - 1))) & (bits - 1)), bits); break;
       case Insn::vandn: r = a & ~b & all_ones(bits); break;
       default: break;
+    }
+    if (broken_by_test(insn) && !corrupted) {  // test-only (test_break.h)
+      r ^= 1;
+      corrupted = true;
     }
     store_elem(s, f.vd, k, bytes, r);
   }

@@ -11,6 +11,7 @@
 #include "internal/sha2_constants.h"
 #include "sha_reference.h"
 #include "zvk_model.h"
+#include "zvk_words.h"
 
 namespace shakedown::emul::test {
 namespace {
@@ -18,26 +19,6 @@ namespace {
 using detail::run_zvk;
 using detail::VectorState;
 using detail::ZvkOutcome;
-
-// ---- Instruction words, built independently of arch/riscv64/zvk_insn.h (docs/isa/riscv-crypto.md §3.1) ----
-constexpr std::uint32_t opp(std::uint32_t funct6, unsigned vd, unsigned vs2, unsigned vs1, unsigned vm = 1) {
-  return funct6 << 26 | vm << 25 | vs2 << 20 | vs1 << 15 | 2u << 12 | vd << 7 | 0x77;
-}
-constexpr std::uint32_t opv(std::uint32_t funct6, unsigned vd, unsigned vs2, unsigned field, unsigned funct3,
-                            unsigned vm = 1) {
-  return funct6 << 26 | vm << 25 | vs2 << 20 | field << 15 | funct3 << 12 | vd << 7 | 0x57;
-}
-constexpr std::uint32_t vsha2ms(unsigned vd, unsigned vs2, unsigned vs1) { return opp(0x2d, vd, vs2, vs1); }
-constexpr std::uint32_t vsha2ch(unsigned vd, unsigned vs2, unsigned vs1) { return opp(0x2e, vd, vs2, vs1); }
-constexpr std::uint32_t vsha2cl(unsigned vd, unsigned vs2, unsigned vs1) { return opp(0x2f, vd, vs2, vs1); }
-// The words clang-19 assembles for vd = v1, vs2 = v2, vs1 = v3 (docs/isa/riscv-crypto.md §3.1).
-static_assert(vsha2ms(1, 2, 3) == 0xb621a0f7 && vsha2ch(1, 2, 3) == 0xba21a0f7 && vsha2cl(1, 2, 3) == 0xbe21a0f7);
-
-// vtype (RVV 1.0 §3.4): vsew 5:3, vlmul 2:0, vta 6, vma 7.
-constexpr std::uint64_t vtype(unsigned sew, int lmul_log2, bool ta = true, bool ma = true) {
-  const unsigned vsew = static_cast<unsigned>(std::countr_zero(sew / 8));
-  return (ta ? 1u << 6 : 0) | (ma ? 1u << 7 : 0) | vsew << 3 | static_cast<unsigned>(lmul_log2 & 7);
-}
 
 // A register file plus CSRs, executed one instruction word at a time.
 struct Machine {
@@ -234,6 +215,10 @@ TEST(ZvkModel, GroupsRunFromVstartToVlAndTailsFollowThePolicy) {
       for (int k = 4; k < 8; ++k) EXPECT_EQ(m.get<std::uint64_t>(8, k), want) << "ta " << ta << " ones " << tail_ones;
     }
   }
+  // vstart >= vl (here vl = 0): no body, and not even agnostic tails are written (RVV 1.0 §5.4).
+  Machine m(32, vtype(32, 0), 0, true);
+  ASSERT_EQ(m.exec(vsha2ch(8, 12, 16)).outcome, ZvkOutcome::completed);
+  for (int k = 0; k < 8; ++k) EXPECT_EQ(m.get<std::uint32_t>(8, k), 0x5a5a5a5au) << "element " << k;
 }
 
 // Zvkb against scalar formulas at every SEW, with a mask and both agnostic policies.
@@ -317,6 +302,9 @@ TEST(ZvkModel, ZvkbReservedCases) {
   EXPECT_EQ(m.exec(opv(0x12, 9, 16, 9, 2)).outcome, ZvkOutcome::reserved);      // vd misaligned
   EXPECT_EQ(m.exec(opv(0x14, 8, 16, 25, 0)).outcome, ZvkOutcome::reserved);     // vs1 misaligned
   EXPECT_EQ(m.exec(opv(0x01, 0, 16, 24, 0, 0)).outcome, ZvkOutcome::reserved);  // masked vd = v0
+  EXPECT_EQ(m.exec(opv(0x12, 8, 0, 9, 2, 0)).outcome, ZvkOutcome::reserved);    // masked, vs2 = v0 (§5.2)
+  EXPECT_EQ(m.exec(opv(0x14, 8, 16, 0, 0, 0)).outcome, ZvkOutcome::reserved);   // masked, vs1 = v0 (§5.2)
+  EXPECT_EQ(m.exec(opv(0x14, 8, 16, 0, 4, 0)).outcome, ZvkOutcome::completed);  // .vx: field 0 is x0, no v0 read
   m.s.vtype = 1ull << 63;
   EXPECT_EQ(m.exec(opv(0x12, 8, 16, 9, 2)).outcome, ZvkOutcome::reserved);      // vill
 }

@@ -45,7 +45,11 @@ inline void store_le64(std::uint8_t* p, std::uint64_t v) noexcept {
 inline void secure_zero(void* p, std::size_t n) noexcept {
   if (n == 0) return;
   std::memset(p, 0, n);
+#ifndef SHAKEDOWN_TEST_ASM_FLIP_SECURE_ZERO
   __asm__ __volatile__("" : : "r"(p) : "memory");
+#else  // Test-only understatement (tests/asm_contract, docs/asm-contracts.md): memory not declared read.
+  __asm__ __volatile__("" : : "r"(p));
+#endif
 }
 
 // Constant-time equality of two equal-length byte strings (no early exit).
@@ -53,7 +57,11 @@ inline bool equal_constant_time(const std::uint8_t* a, const std::uint8_t* b, st
   std::uint8_t diff = 0;
   for (std::size_t i = 0; i < n; ++i) diff |= static_cast<std::uint8_t>(a[i] ^ b[i]);
   const bool secret = msan::take_mark(&diff, sizeof diff);  // MSan checks asm inputs (internal/msan.h)
+#ifndef SHAKEDOWN_TEST_ASM_FLIP_EQUAL_CONSTANT_TIME
   __asm__ __volatile__("" : "+r"(diff));
+#else  // Test-only understatement (tests/asm_contract, docs/asm-contracts.md): diff declared input-only.
+  __asm__ __volatile__("" : : "r"(diff));
+#endif
   if (secret) msan::poison(&diff, sizeof diff);
   return diff == 0;
 }

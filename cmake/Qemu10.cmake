@@ -1,0 +1,32 @@
+# QEMU 10 user mode, the second executor beside the system's QEMU 7.2 (Debian bookworm-backports qemu-user 1:10.0.x,
+# unpacked into the cross cache by ci/fetch-qemu10, which ci/setup runs). docs/qemu10.md.
+#
+# SHAKEDOWN_QEMU10_DIR: the folder with its qemu-<arch> binaries (default <cross cache>/qemu10/usr/bin).
+# shakedown_find_qemu10(<arch> <var>) sets <var> to qemu-<arch> of QEMU 10, or to "" when it is not there: the
+# entries that need it are then not registered, which the coverage gate (ci/verify) reports as not run.
+if(NOT SHAKEDOWN_QEMU10_DIR)
+  set(_qemu10_cache "$ENV{HOME}/.cache/shakedown/cross")
+  if(SHAKEDOWN_CROSS_CACHE)
+    set(_qemu10_cache "${SHAKEDOWN_CROSS_CACHE}")
+  elseif(DEFINED ENV{SHAKEDOWN_CROSS_CACHE})
+    set(_qemu10_cache "$ENV{SHAKEDOWN_CROSS_CACHE}")
+  endif()
+  set(SHAKEDOWN_QEMU10_DIR "${_qemu10_cache}/qemu10/usr/bin")
+endif()
+set(SHAKEDOWN_QEMU10_DIR "${SHAKEDOWN_QEMU10_DIR}" CACHE PATH "folder with QEMU 10's qemu-<arch> (ci/fetch-qemu10)")
+
+function(shakedown_find_qemu10 arch var)
+  set(_q "${SHAKEDOWN_QEMU10_DIR}/qemu-${arch}")
+  if(NOT EXISTS "${_q}")
+    message(STATUS "shakedown: no QEMU 10 qemu-${arch} in ${SHAKEDOWN_QEMU10_DIR} (ci/fetch-qemu10): its entries are "
+                   "not registered")
+    set(${var} "" PARENT_SCOPE)
+    return()
+  endif()
+  # The version it reports, not the folder's name: an older QEMU here would lack what these entries test.
+  execute_process(COMMAND "${_q}" --version OUTPUT_VARIABLE _version RESULT_VARIABLE _rc ERROR_QUIET)
+  if(NOT _rc EQUAL 0 OR NOT _version MATCHES "version 10\\.")
+    message(FATAL_ERROR "shakedown: ${_q} is not QEMU 10 (it says: ${_version}); fix SHAKEDOWN_QEMU10_DIR")
+  endif()
+  set(${var} "${_q}" PARENT_SCOPE)
+endfunction()
