@@ -105,6 +105,14 @@ SHAKEDOWN_EMUL_HANDLER_ATTR void on_sigill(int sig, siginfo_t* info, void* conte
 
 }  // namespace
 
+void detail::note_illegal(Insn insn, std::uintptr_t pc, const char* what, const char* why) noexcept {
+  write_text("shakedown emul: ");
+  write_text(insn_name(insn).data());  // NUL-terminated literals
+  write_text(" at ");
+  write_hex(pc);
+  for (const char* part : {": ", what, " (", why, "): illegal instruction, as on hardware\n"}) write_text(part);
+}
+
 std::string_view insn_name(Insn kind) noexcept {
   switch (kind) {
     case Insn::xsha1: return "xsha1";
