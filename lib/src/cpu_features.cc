@@ -9,7 +9,7 @@ namespace shakedown {
 namespace {
 
 constexpr std::string_view kNames[] = {
-    "ssse3",   "sse4_1",   "avx",      "avx2",     "bmi1",   "bmi2",       "sha_ni",
+    "ssse3",   "sse4_1",   "avx",      "avx2",     "bmi1",   "bmi2",       "sha_ni",     "sha512",
     "avx512f", "avx512vl", "avx512bw", "os_ymm",   "os_zmm", "phe",        "phe_en",
     "phe2",    "phe2_en",  "arm_sha2", "arm_sha512", "arm_sha3", "rv_v",   "rv_zknh",
     "rv_zvknha", "rv_zvknhb", "rv_zvkb", "s390_sha256", "s390_sha512", "s390_sha3", "s390_msa12",

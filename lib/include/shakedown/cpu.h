@@ -20,6 +20,7 @@ enum class CpuFeature : std::uint8_t {
   x86_bmi1,
   x86_bmi2,
   x86_sha_ni,    // CPUID.(7,0):EBX[29]
+  x86_sha512,    // CPUID.(7,1):EAX[0]: VSHA512RNDS2/MSG1/MSG2 (VEX.256: also needs AVX and x86_os_ymm)
   x86_avx512f,
   x86_avx512vl,
   x86_avx512bw,
