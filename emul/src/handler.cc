@@ -118,6 +118,9 @@ std::string_view insn_name(Insn kind) noexcept {
     case Insn::xsha1: return "xsha1";
     case Insn::xsha256: return "xsha256";
     case Insn::xsha512: return "xsha512";
+    case Insn::vsha512rnds2: return "vsha512rnds2";
+    case Insn::vsha512msg1: return "vsha512msg1";
+    case Insn::vsha512msg2: return "vsha512msg2";
     case Insn::kimd_query: return "kimd_query";
     case Insn::kimd_sha1: return "kimd_sha1";
     case Insn::kimd_sha256: return "kimd_sha256";
