@@ -26,6 +26,9 @@ if(EXISTS ${PROJECT_SOURCE_DIR}/arch/x86_64/sha256_phe.cc AND EXISTS ${PROJECT_S
   # The backends exist: their tests must find them (a missing backend is a failure, not a skip).
   target_compile_definitions(shakedown_emul_tests PRIVATE SHAKEDOWN_EMUL_EXPECT_PHE_BACKENDS=1)
 endif()
+if(NOT SHAKEDOWN_NO_SHA512NI)
+  target_compile_definitions(shakedown_emul_tests PRIVATE SHAKEDOWN_EMUL_EXPECT_SHA512NI_BACKEND=1)
+endif()
 # The encoding macros of arch/x86_64/sha512ni_encoding.h against an assembler that knows the mnemonics (clang >= 18,
 # binutils >= 2.42); the gcc-12 toolchain's binutils 2.40 does not, so there the check is not built.
 include(CheckCXXSourceCompiles)

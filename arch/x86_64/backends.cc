@@ -22,6 +22,11 @@ constexpr Sha256Backend kSha256Table[] = {
 };
 
 constexpr Sha512Backend kSha512Table[] = {
+#ifdef SHAKEDOWN_X86_SHA512NI  // self-tested: verified here only through the emul/ model
+    {{"x86_64/sha512ni", "SHA512 (VSHA512*), AVX2 and OS-enabled YMM state", sha512_sha512ni_available,
+      kBackendSelfTest},
+     sha512_blocks_sha512ni},
+#endif
 #ifdef SHAKEDOWN_X86_AVX512
     {{"x86_64/avx512", "AVX-512F/VL, BMI2 and OS-enabled ZMM state", sha512_avx512_available, kBackendDefault},
      sha512_blocks_avx512},

@@ -20,6 +20,11 @@ bool sha256_shani_available(const CpuFeatures& f);
 bool sha2_avx2_available(const CpuFeatures& f);
 bool sha512_avx512_available(const CpuFeatures& f);
 
+// Intel SHA512 extension (sha512_sha512ni.cc; SHAKEDOWN_X86_SHA512NI): block function and predicate in one
+// file, compiled without ISA flags (the block function carries its own target attribute).
+void sha512_blocks_sha512ni(std::uint64_t h[8], const std::uint8_t* data, std::size_t nblocks);
+bool sha512_sha512ni_available(const CpuFeatures& f);
+
 // Keccak-p[1600,24] with BMI1/BMI2 (keccak_bmi2.cc; SHAKEDOWN_X86_BMI2): KeccakPermuteFn / KeccakAbsorbFn.
 void keccak_permute_bmi2(std::uint64_t state[25]);
 void keccak_absorb_bmi2(std::uint64_t state[25], const std::uint8_t* data, std::size_t nblocks, std::size_t rate);
