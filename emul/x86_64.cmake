@@ -39,8 +39,15 @@ if(SHAKEDOWN_ASSEMBLER_KNOWS_SHA512)
 endif()
 gtest_discover_tests(shakedown_emul_tests DISCOVERY_MODE PRE_TEST TEST_PREFIX "emul." DISCOVERY_TIMEOUT 60)
 
-# The emulated PadLock backends in the fuzz targets' random runs (fuzz/CMakeLists.txt reads these).
+# The emulated backends in the fuzz targets' random runs (fuzz/CMakeLists.txt reads these): PadLock, and the
+# Intel SHA512 extension (only the CPUID bit is assumed: AVX and YMM state are the host's own).
 set_property(GLOBAL APPEND PROPERTY SHAKEDOWN_EMUL_FUZZ_VARIANTS emul-phe)
 set_property(GLOBAL PROPERTY SHAKEDOWN_EMUL_FUZZ_ENV_emul-phe
   "SHAKEDOWN_EMULATE=phe:zhaoxin,strict" "SHAKEDOWN_TEST_ASSUME=zhaoxin-phe"
   "SHAKEDOWN_EMULATE_REQUIRE=xsha256=10,xsha512=10" "SHAKEDOWN_ENV_NAME=emul.phe-zhaoxin-strict")
+if(NOT SHAKEDOWN_NO_SHA512NI)
+  set_property(GLOBAL APPEND PROPERTY SHAKEDOWN_EMUL_FUZZ_VARIANTS emul-sha512ni)
+  set_property(GLOBAL PROPERTY SHAKEDOWN_EMUL_FUZZ_ENV_emul-sha512ni
+    "SHAKEDOWN_EMULATE=sha512ni" "SHAKEDOWN_TEST_ASSUME=sha512" "SHAKEDOWN_EMULATE_REQUIRE=vsha512rnds2=1000"
+    "SHAKEDOWN_ENV_NAME=emul.sha512ni")
+endif()
