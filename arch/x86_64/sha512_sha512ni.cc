@@ -85,7 +85,8 @@ template <int G>
     next = vsha512msg2(_mm256_add_epi64(next, words_t_minus_7(m[(G + 3) % 4], m[G % 4])), m[G % 4]);
   }
   abef = vsha512rnds2(abef, cdgh, _mm256_extracti128_si256(wk, 1));  // and abef the newest: names agree again
-  if constexpr (G >= 1 && G + 3 < 20) m[(G + 3) % 4] = vsha512msg1(m[(G + 3) % 4], _mm256_castsi256_si128(m[G % 4]));
+  if constexpr (G >= 1 && G + 3 < 20)
+    m[(G + 3) % 4] = vsha512msg1(m[(G + 3) % 4], _mm256_castsi256_si128(m[G % 4]));
 }
 
 template <int... G>
@@ -115,7 +116,8 @@ SHAKEDOWN_SHA512NI_TARGET void sha512_blocks_sha512ni(std::uint64_t h[8], const 
     abef = _mm256_add_epi64(abef, abef_in);  // §6.4.2 step 4, in the same split order
     cdgh = _mm256_add_epi64(cdgh, cdgh_in);
   }
-  const __m256i x = _mm256_permute4x64_epi64(abef, 0x1b), y = _mm256_permute4x64_epi64(cdgh, 0x1b);  // abef, cdgh
+  // Back to {a,b,c,d}, {e,f,g,h}: x = {a,b,e,f}, y = {c,d,g,h}, then their halves recombined.
+  const __m256i x = _mm256_permute4x64_epi64(abef, 0x1b), y = _mm256_permute4x64_epi64(cdgh, 0x1b);
   _mm256_storeu_si256(reinterpret_cast<__m256i*>(h), _mm256_permute2x128_si256(x, y, 0x20));
   _mm256_storeu_si256(reinterpret_cast<__m256i*>(h + 4), _mm256_permute2x128_si256(x, y, 0x31));
   // Message words and round states live only in ymm registers (nothing spilled to wipe); clear them all,

@@ -44,8 +44,11 @@ namespace {
 
 TEST(Sha512niEncoding, MacrosMatchTheAssemblerForEveryRegisterCombination) {
   emit_tables();
-  const std::size_t by_macro = static_cast<std::size_t>(shakedown_test_sha512ni_by_mnemonic - shakedown_test_sha512ni_by_macro);
-  const std::size_t by_mnemonic = static_cast<std::size_t>(shakedown_test_sha512ni_end - shakedown_test_sha512ni_by_mnemonic);
+  const auto bytes_between = [](const unsigned char* from, const unsigned char* to) {
+    return static_cast<std::size_t>(to - from);
+  };
+  const std::size_t by_macro = bytes_between(shakedown_test_sha512ni_by_macro, shakedown_test_sha512ni_by_mnemonic);
+  const std::size_t by_mnemonic = bytes_between(shakedown_test_sha512ni_by_mnemonic, shakedown_test_sha512ni_end);
   ASSERT_EQ(by_macro, (4096u + 256u + 256u) * 5u) << "every encoding is 5 bytes";
   ASSERT_EQ(by_mnemonic, by_macro);
   for (std::size_t i = 0; i < by_macro; i += 5)
