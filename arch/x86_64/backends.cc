@@ -15,6 +15,7 @@ constexpr const Sha256Backend* kSha256[] = {
 };
 
 constexpr const Sha512Backend* kSha512[] = {
+    SHAKEDOWN_ROW(sha512_x86_64_sha512ni)  // self-tested: verified here only through the emul/ model
     SHAKEDOWN_ROW(sha512_x86_64_avx512)
     SHAKEDOWN_ROW(sha512_x86_64_avx2)
     SHAKEDOWN_ROW(sha512_x86_64_phe2)  // pin-only: XSHA512 semantics come from unmerged vendor patches

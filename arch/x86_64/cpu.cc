@@ -1,4 +1,4 @@
-// x86-64 feature detection: CPUID leaves 0/1/7, XGETBV, and the Centaur leaf 0xC0000001 (PadLock).
+// x86-64 feature detection: CPUID leaves 0/1/7 (sub-leaves 0 and 1), XGETBV, and the Centaur leaf 0xC0000001 (PadLock).
 #include <cpuid.h>
 
 #include <cstring>
@@ -59,6 +59,9 @@ void detect_cpu_features(CpuFeatures& f) {
     f.set(CpuFeature::x86_sha_ni, bit(leaf7.b, 29));
     f.set(CpuFeature::x86_avx512bw, bit(leaf7.b, 30));
     f.set(CpuFeature::x86_avx512vl, bit(leaf7.b, 31));
+    // Sub-leaf 1 exists only when sub-leaf 0 reports it (EAX = the highest sub-leaf; Intel SDM Vol. 2A, CPUID
+    // EAX=07H). SHA512 is EAX bit 0 there; the OS-enabled YMM state it also needs is x86_os_ymm above.
+    if (leaf7.a >= 1) f.set(CpuFeature::x86_sha512, bit(cpuid(7, 1).a, 0));
   }
 
   // Centaur extended leaves exist on VIA and Zhaoxin only (docs/isa/padlock.md §1.4); on other

@@ -1,4 +1,5 @@
-// Direct backend-level checks: x86_64/bmi2 Keccak vs the generic code and OpenSSL; PadLock PHE/PHE2 rows.
+// Direct backend-level checks: x86_64/bmi2 Keccak vs the generic code and OpenSSL; PadLock PHE/PHE2 rows; the
+// x86_64/sha512ni predicate.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -228,6 +229,25 @@ TEST(PadlockExecution, Sha512Phe2MatchesOpenSSLAndGeneric) {
 }
 
 #endif  // SHAKEDOWN_NO_X86_64_PHE
+
+// ---- x86_64/sha512ni: the predicate ----
+#ifndef SHAKEDOWN_NO_X86_64_SHA512NI
+// It needs the SHA512 CPUID bit and VEX.256 state: AVX with OS-enabled YMM state, plus AVX2 for the code around
+// the instructions. Each missing piece alone makes it unavailable (docs/intel-sha512.md). The emulated runs cover
+// "all present" and qemu-x86_64 -cpu max,-xsave the missing YMM state; this covers the rest.
+TEST(X86Sha512ni, PredicateNeedsSha512AvxAvx2AndYmmState) {
+  const auto available = sha512_row("x86_64/sha512ni").info.available;
+  const CpuFeature all[] = {CpuFeature::x86_sha512, CpuFeature::x86_avx, CpuFeature::x86_avx2, CpuFeature::x86_os_ymm};
+  CpuFeatures full;
+  for (CpuFeature f : all) full.set(f);
+  EXPECT_TRUE(available(full));
+  for (CpuFeature missing : all) {
+    CpuFeatures f = full;
+    f.set(missing, false);
+    EXPECT_FALSE(available(f)) << "available without " << feature_name(missing);
+  }
+}
+#endif  // SHAKEDOWN_NO_X86_64_SHA512NI
 
 }  // namespace
 }  // namespace shakedown::internal

@@ -4,7 +4,7 @@ add_executable(shakedown_x86_keccak_phe_tests ${CMAKE_CURRENT_LIST_DIR}/keccak_p
 target_link_libraries(shakedown_x86_keccak_phe_tests PRIVATE shakedown_testmain $<BUILD_INTERFACE:shakedown_warnings>)
 # The generic block functions are compared directly: the library's internal headers.
 target_include_directories(shakedown_x86_keccak_phe_tests PRIVATE ${PROJECT_SOURCE_DIR}/lib/src)
-foreach(_opt SHAKEDOWN_NO_X86_64_BMI2 SHAKEDOWN_NO_X86_64_PHE)
+foreach(_opt SHAKEDOWN_NO_X86_64_BMI2 SHAKEDOWN_NO_X86_64_PHE SHAKEDOWN_NO_X86_64_SHA512NI)
   if(${_opt})
     target_compile_definitions(shakedown_x86_keccak_phe_tests PRIVATE ${_opt}=1)
   endif()

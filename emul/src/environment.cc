@@ -15,8 +15,9 @@ namespace {
 
 [[noreturn]] void bad_spec(std::string_view spec, const std::string& why) {
   throw std::invalid_argument("emulator spec \"" + std::string(spec) + "\": " + why +
-                              " (syntax: phe[:zhaoxin|via][,strict][,interrupt=<n>] | cpacf[:sha1,sha256,sha512,sha3][,interrupt=<n>] | "
-                              "zvk[:zvknha|zvknhb][,tail-ones], see emul/README.md)");
+                              " (syntax: phe[:zhaoxin|via][,strict][,interrupt=<n>] | sha512ni | "
+                              "cpacf[:sha1,sha256,sha512,sha3][,interrupt=<n>] | zvk[:zvknha|zvknhb][,tail-ones], "
+                              "see emul/README.md)");
 }
 
 std::uint64_t parse_count(std::string_view spec, std::string_view text) {
@@ -165,6 +166,7 @@ void parse_zvk(std::string_view spec, std::string_view rest, Options& options) {
 std::string_view model_name(Model model) noexcept {
   switch (model) {
     case Model::phe: return "phe";
+    case Model::sha512ni: return "sha512ni";
     case Model::cpacf: return "cpacf";
     case Model::zvk: return "zvk";
   }
@@ -174,6 +176,7 @@ std::string_view model_name(Model model) noexcept {
 std::string_view model_arch(Model model) noexcept {
   switch (model) {
     case Model::phe: return "x86-64";
+    case Model::sha512ni: return "x86-64";
     case Model::cpacf: return "s390x";
     case Model::zvk: return "riscv64";
   }
@@ -187,13 +190,17 @@ Options parse_spec(std::string_view spec) {
   const std::string_view model = spec.substr(0, colon);
   Options options;
   if (model == "phe") options.model = Model::phe;
+  else if (model == "sha512ni") options.model = Model::sha512ni;
   else if (model == "cpacf") options.model = Model::cpacf;
   else if (model == "zvk") options.model = Model::zvk;
-  else bad_spec(spec, "unknown model \"" + std::string(model) + "\" (known: phe, cpacf, zvk)");
+  else bad_spec(spec, "unknown model \"" + std::string(model) + "\" (known: phe, sha512ni, cpacf, zvk)");
   if (colon == std::string_view::npos) return options;
   const std::string_view rest = spec.substr(colon + 1);
   switch (options.model) {
     case Model::phe: parse_phe(spec, rest, options); break;
+    case Model::sha512ni:
+      // Nothing to choose: no undefined results to poison, no memory operands, one vendor (emul/README.md).
+      bad_spec(spec, "the sha512ni model takes no options (it always refuses what hardware refuses)");
     case Model::cpacf: parse_cpacf(spec, rest, options); break;
     case Model::zvk: parse_zvk(spec, rest, options); break;
   }
@@ -207,6 +214,9 @@ std::string describe(const Options& options) {
       s = std::string("PadLock PHE model (x86-64), profile ") +
           (options.profile == PheProfile::via ? "via" : "zhaoxin");
       if (options.strict) s += ", strict";
+      break;
+    case Model::sha512ni:
+      s = "Intel SHA512 model (x86-64): VSHA512RNDS2, VSHA512MSG1, VSHA512MSG2 on the signal frame's YMM state";
       break;
     case Model::cpacf: {
       s = "CPACF KIMD/KLMD model (s390x), functions";

@@ -105,11 +105,22 @@ SHAKEDOWN_EMUL_HANDLER_ATTR void on_sigill(int sig, siginfo_t* info, void* conte
 
 }  // namespace
 
+void detail::note_illegal(Insn insn, std::uintptr_t pc, const char* what, const char* why) noexcept {
+  write_text("shakedown emul: ");
+  write_text(insn_name(insn).data());  // NUL-terminated literals
+  write_text(" at ");
+  write_hex(pc);
+  for (const char* part : {": ", what, " (", why, "): illegal instruction, as on hardware\n"}) write_text(part);
+}
+
 std::string_view insn_name(Insn kind) noexcept {
   switch (kind) {
     case Insn::xsha1: return "xsha1";
     case Insn::xsha256: return "xsha256";
     case Insn::xsha512: return "xsha512";
+    case Insn::vsha512rnds2: return "vsha512rnds2";
+    case Insn::vsha512msg1: return "vsha512msg1";
+    case Insn::vsha512msg2: return "vsha512msg2";
     case Insn::kimd_query: return "kimd_query";
     case Insn::kimd_sha1: return "kimd_sha1";
     case Insn::kimd_sha256: return "kimd_sha256";

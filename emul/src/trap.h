@@ -48,4 +48,9 @@ void rewind_to_instruction(ucontext_t& uc) noexcept;
 // "x86-64", "s390x" or "riscv64": must equal model_arch() of the models this adapter runs.
 const char* arch_name() noexcept;
 
+// For an adapter about to chain one of its own instructions that the hardware would refuse too: one line on
+// stderr, "shakedown emul: <insn> at <pc>: <what> (<why>): illegal instruction, as on hardware", so the SIGILL
+// that follows is explained. Async-signal-safe (handler.cc).
+void note_illegal(Insn insn, std::uintptr_t pc, const char* what, const char* why) noexcept;
+
 }  // namespace shakedown::emul::detail

@@ -7,8 +7,6 @@
 #if defined(__riscv_vector)
 #error "the SIGILL handler must be compiled without the V extension"
 #endif
-#include <unistd.h>
-
 #include <cstddef>
 #include <cstring>
 
@@ -112,18 +110,6 @@ void load_live_registers(std::uint32_t which, const std::uint8_t* file, std::siz
     if ((which >> r) & 1) load_live_register(r, file + r * vlenb);
 }
 
-// Async-signal-safe note on stderr: a reserved Zvk* encoding is about to kill the process as on hardware,
-// and the message says which rule, so the SIGILL is explained.
-void note_reserved(Insn insn, std::uintptr_t pc, const char* reason) {
-  char hex[19] = "0x";
-  for (int i = 0; i < 16; ++i) hex[2 + i] = "0123456789abcdef"[(pc >> (60 - 4 * i)) & 0xf];
-  for (const char* part : {"shakedown emul: ", insn_name(insn).data(), " at ", static_cast<const char*>(hex),
-                           ": reserved encoding (", reason, "): illegal instruction, as on hardware\n"}) {
-    ssize_t ignored = ::write(STDERR_FILENO, part, std::strlen(part));
-    (void)ignored;
-  }
-}
-
 }  // namespace
 
 TrapResult emulate_trap(ucontext_t& uc, const Options& options) noexcept {
@@ -164,7 +150,7 @@ TrapResult emulate_trap(ucontext_t& uc, const Options& options) noexcept {
   const ZvkStep step = run_zvk(word, state, options);
   if (step.outcome != ZvkOutcome::completed) {
     if (frame.at == nullptr) write_live_vstart(vstart_before);  // registers untouched; vstart as it was
-    if (step.outcome == ZvkOutcome::reserved) note_reserved(step.insn, result.pc, step.reason);
+    if (step.outcome == ZvkOutcome::reserved) note_illegal(step.insn, result.pc, "reserved encoding", step.reason);
     result.outcome = TrapOutcome::not_ours;  // chain: the process dies by SIGILL unless someone handles it
     return result;
   }

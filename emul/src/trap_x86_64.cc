@@ -1,12 +1,17 @@
-// x86-64 signal-context adapter: RIP/RAX/RCX/RSI/RDI from ucontext gregs, resume at RIP + 4 (docs/isa/trap-and-emulate.md §0.2).
+// x86-64 signal-context adapter for the PadLock model (RIP/RAX/RCX/RSI/RDI from ucontext gregs, resume at
+// RIP + 4, docs/isa/trap-and-emulate.md §0.2) and the Intel SHA512 model (YMM registers in the frame's XSAVE image, resume after the
+// decoded instruction).
 #include <cstring>
 
 #include "phe_model.h"
+#include "sha512ni_model.h"
 #include "trap.h"
+#include "xsave_frame.h"
 
 namespace shakedown::emul::detail {
+namespace {
 
-TrapResult emulate_trap(ucontext_t& uc, const Options& options) noexcept {
+TrapResult emulate_phe(ucontext_t& uc, const Options& options) {
   greg_t* g = uc.uc_mcontext.gregs;
   TrapResult result;
   result.pc = static_cast<std::uintptr_t>(g[REG_RIP]);
@@ -38,6 +43,39 @@ TrapResult emulate_trap(ucontext_t& uc, const Options& options) noexcept {
     result.outcome = TrapOutcome::interrupted;
   }
   return result;
+}
+
+// Everything the instruction architecturally does: the destination YMM (and its ZMM upper bits), RIP. No flags,
+// no memory, no other register (docs/intel-sha512.md). What hardware refuses stays illegal, with a note.
+TrapResult emulate_sha512ni(ucontext_t& uc) {
+  greg_t* g = uc.uc_mcontext.gregs;
+  TrapResult result;
+  result.pc = static_cast<std::uintptr_t>(g[REG_RIP]);
+  const Sha512niDecoded d = decode_sha512ni(reinterpret_cast<const std::uint8_t*>(result.pc));
+  if (d.status == VexDecode::not_ours) return result;
+  result.insn = d.insn;
+  if (d.status == VexDecode::invalid) {
+    note_illegal(d.insn, result.pc, "invalid encoding", d.reason);
+    return result;  // not_ours: chained, so the process dies by SIGILL unless someone handles it
+  }
+  YmmFrame frame(uc, xsave_layout());
+  if (frame.problem() != nullptr) {
+    note_illegal(d.insn, result.pc, "no usable YMM state", frame.problem());
+    return result;
+  }
+  Ymm dst = frame.read(d.reg);
+  execute_sha512ni(d.insn, dst, frame.read(d.vvvv), frame.read(d.rm));
+  frame.write(d.reg, dst);
+  g[REG_RIP] += d.length;
+  result.outcome = TrapOutcome::completed;
+  return result;
+}
+
+}  // namespace
+
+TrapResult emulate_trap(ucontext_t& uc, const Options& options) noexcept {
+  // install() admits only this arch's models.
+  return options.model == Model::sha512ni ? emulate_sha512ni(uc) : emulate_phe(uc, options);
 }
 
 void rewind_to_instruction(ucontext_t&) noexcept {}  // RIP already points at the instruction

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "test_break.h"
+#include "sha2_functions.h"
 
 namespace shakedown::emul::detail {
 namespace {
@@ -77,24 +78,6 @@ std::size_t vlmax_of(const VectorState& s, const Vtype& t) {
 
 ZvkStep reserved(Insn insn, const char* why) { return {ZvkOutcome::reserved, insn, 0, why}; }
 
-// ---- SHA-2 functions (FIPS 180-4 §4.1.2, §4.1.3), written here so the model shares nothing with the library ----
-template <typename W>
-struct Sha2Fns {
-  static constexpr int kBits = 8 * sizeof(W);
-  static W rotr(W x, int n) { return static_cast<W>((x >> n) | (x << (kBits - n))); }
-  // Rotation and shift counts: §4.1.2 (4.4)-(4.7) for 32-bit words, §4.1.3 (4.10)-(4.13) for 64-bit words.
-  static constexpr int kS0[3] = {kBits == 32 ? 2 : 28, kBits == 32 ? 13 : 34, kBits == 32 ? 22 : 39};
-  static constexpr int kS1[3] = {kBits == 32 ? 6 : 14, kBits == 32 ? 11 : 18, kBits == 32 ? 25 : 41};
-  static constexpr int ks0[3] = {kBits == 32 ? 7 : 1, kBits == 32 ? 18 : 8, kBits == 32 ? 3 : 7};
-  static constexpr int ks1[3] = {kBits == 32 ? 17 : 19, kBits == 32 ? 19 : 61, kBits == 32 ? 10 : 6};
-  static W Sigma0(W x) { return rotr(x, kS0[0]) ^ rotr(x, kS0[1]) ^ rotr(x, kS0[2]); }
-  static W Sigma1(W x) { return rotr(x, kS1[0]) ^ rotr(x, kS1[1]) ^ rotr(x, kS1[2]); }
-  static W sigma0(W x) { return rotr(x, ks0[0]) ^ rotr(x, ks0[1]) ^ (x >> ks0[2]); }
-  static W sigma1(W x) { return rotr(x, ks1[0]) ^ rotr(x, ks1[1]) ^ (x >> ks1[2]); }
-  static W Ch(W x, W y, W z) { return (x & y) ^ (~x & z); }
-  static W Maj(W x, W y, W z) { return (x & y) ^ (x & z) ^ (y & z); }
-};
-
 // One element group of vsha2ms / vsha2c[hl] (riscv-crypto.md §3.2). d, s2, s1: the four elements of vd, vs2, vs1
 // (index 0 = element 0); the result replaces d.
 template <typename W>
@@ -114,15 +97,8 @@ void sha2_group(Insn insn, W d[4], const W s2[4], const W s1[4]) {
   }
   // vs2 = {a,b,e,f} (element 3 = a), vd = {c,d,g,h} (element 3 = c), vs1 = W+K; two rounds (§6.2.2 step 3)
   // with elements 0, 1 (vsha2cl) or 2, 3 (vsha2ch); the new {a,b,e,f} goes to vd.
-  W a = s2[3], b = s2[2], e = s2[1], f = s2[0];
-  W c = d[3], dd = d[2], g = d[1], h = d[0];
   const int first = insn == Insn::vsha2cl ? 0 : 2;
-  for (int r = 0; r < 2; ++r) {
-    const W t1 = h + F::Sigma1(e) + F::Ch(e, f, g) + s1[first + r];
-    const W t2 = F::Sigma0(a) + F::Maj(a, b, c);
-    h = g; g = f; f = e; e = dd + t1; dd = c; c = b; b = a; a = t1 + t2;
-  }
-  d[3] = a; d[2] = b; d[1] = e; d[0] = f;
+  sha2_two_rounds(d, s2, s1[first], s1[first + 1]);
 }
 
 ZvkStep run_sha2(Insn insn, const Fields& f, VectorState& s, const Options& o) {

@@ -1,5 +1,6 @@
-// The x86_64/phe and x86_64/phe2 backends through the public API on the emulator, against OpenSSL.
-// (The full vector and consolidated suites run them too: emul/tests_x86_64.cmake.)
+// The emulated x86-64 backends through the public API, against OpenSSL: x86_64/phe and x86_64/phe2 on the
+// PadLock model, x86_64/sha512ni on the Intel SHA512 model. (The vector and differential suites run them
+// too: emul/tests_x86_64.cmake.)
 #include <gtest/gtest.h>
 
 #include "emul_fixture.h"
@@ -64,6 +65,55 @@ INSTANTIATE_TEST_SUITE_P(Profiles, PheBackend,
                                            make_options(PheProfile::zhaoxin, true, 1),
                                            make_options(PheProfile::zhaoxin, false, 2)),
                          options_name);
+
+}  // namespace
+}  // namespace shakedown::emul::test
+#endif
+
+#if SHAKEDOWN_EMUL_EXPECT_SHA512NI_BACKEND
+namespace shakedown::emul::test {
+namespace {
+
+// The emulator first: assuming the feature self-tests the backend on the instruction. No AVX or YMM state is
+// assumed: they must be real (a host without them has nothing to emulate on).
+class Sha512niBackend : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    Options o;
+    o.model = Model::sha512ni;
+    install(o);
+    shakedown::testing::assume_features("sha512");
+  }
+  void TearDown() override {
+    shakedown::testing::clear_assumed_features();
+    uninstall();
+  }
+};
+
+TEST_F(Sha512niBackend, SelectedAndMatchesOpenSslForEverySha512Algorithm) {
+  ASSERT_EQ(selected_backend(Family::sha512), "x86_64/sha512ni") << "the first SHA-512 backend when available";
+  const std::pair<Algorithm, const char*> algs[] = {{Algorithm::sha384, "SHA384"},
+                                                    {Algorithm::sha512, "SHA512"},
+                                                    {Algorithm::sha512_224, "SHA512-224"},
+                                                    {Algorithm::sha512_256, "SHA512-256"}};
+  const std::uint64_t before = emulated(Insn::vsha512rnds2);
+  for (const auto& [alg, evp] : algs) {
+    for (std::size_t len : {0, 1, 111, 112, 128, 129, 255, 256, 1000, 4097}) {
+      SCOPED_TRACE(std::string(evp) + " length " + std::to_string(len));
+      const auto msg = message(len, static_cast<std::uint32_t>(len) + 3);
+      const auto want = hex(openssl(evp, msg));
+      Hasher h(alg, "x86_64/sha512ni");  // throws if unknown or unavailable: a failure, not a skip
+      h.update(msg);
+      EXPECT_EQ(hex(h.final()), want);
+      Hasher split(alg, "x86_64/sha512ni");
+      const std::size_t cut = len / 3;
+      split.update(msg.data(), cut).update(msg.data() + cut, len - cut);
+      EXPECT_EQ(hex(split.final()), want);
+    }
+  }
+  // 40 rounds instructions per block: far more than the one-block self-test at selection.
+  EXPECT_GT(emulated(Insn::vsha512rnds2) - before, 1000u) << "the backend never executed VSHA512RNDS2";
+}
 
 }  // namespace
 }  // namespace shakedown::emul::test

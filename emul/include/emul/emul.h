@@ -21,6 +21,10 @@ enum class Insn : std::uint8_t {
   xsha1,    // F3 0F A6 C8 (docs/isa/padlock.md §1.1)
   xsha256,  // F3 0F A6 D0
   xsha512,  // F3 0F A6 E0 (Zhaoxin PHE2)
+  // x86-64 Intel SHA512 extension (model "sha512ni", docs/intel-sha512.md): VEX.256.F2.0F38.W0 CB / CC / CD.
+  vsha512rnds2,
+  vsha512msg1,
+  vsha512msg2,
   // s390x CPACF (model "cpacf", docs/isa/cpacf.md §2): one kind per instruction and function group.
   kimd_query,   // KIMD/KLMD fc 0 (only reached where the query itself traps)
   kimd_sha1,    // KIMD fc 1
@@ -48,11 +52,12 @@ std::string_view insn_name(Insn kind) noexcept;
 
 // Which instruction set the handler emulates; each model runs only on its own arch (install() refuses others).
 enum class Model : std::uint8_t {
-  phe,    // x86-64 PadLock PHE/PHE2
-  cpacf,  // s390x KIMD/KLMD
-  zvk,    // riscv64 Zvknha/Zvknhb/Zvkb
+  phe,       // x86-64 PadLock PHE/PHE2
+  sha512ni,  // x86-64 Intel SHA512 extension (VSHA512RNDS2/MSG1/MSG2), YMM state from the signal frame
+  cpacf,     // s390x KIMD/KLMD
+  zvk,       // riscv64 Zvknha/Zvknhb/Zvkb
 };
-std::string_view model_name(Model model) noexcept;  // "phe", "cpacf", "zvk"
+std::string_view model_name(Model model) noexcept;  // "phe", "sha512ni", "cpacf", "zvk"
 // The arch a model belongs to ("x86-64", "s390x", "riscv64") and whether this build can run it.
 std::string_view model_arch(Model model) noexcept;
 bool model_supported_here(Model model) noexcept;
@@ -107,6 +112,8 @@ struct Options {
 //   phe    zhaoxin (default) | via, strict, interrupt=<n>              "phe" alone is "phe:zhaoxin"
 //   cpacf  sha1, sha256, sha512, sha3 (the emulated functions; default all), interrupt=<n>
 //   zvk    zvknha | zvknhb (default), tail-ones
+//   sha512ni  no options: the instructions have no undefined results, memory operands or vendor variants to
+//             choose between, so every run is what "strict" means for the others (emul/README.md)
 Options parse_spec(std::string_view spec);
 // "PadLock PHE model, profile zhaoxin, strict, interrupt every 1 block(s)".
 std::string describe(const Options& options);

@@ -22,6 +22,7 @@ namespace shakedown {
   X(x86_bmi1, "bmi1", "CPUID.(7,0):EBX[3]", "BMI1: ANDN")                                                      \
   X(x86_bmi2, "bmi2", "CPUID.(7,0):EBX[8]", "BMI2: RORX, SHRX")                                                \
   X(x86_sha_ni, "sha_ni", "CPUID.(7,0):EBX[29]", "SHA-NI: SHA256RNDS2, SHA256MSG1/2")                          \
+  X(x86_sha512, "sha512", "CPUID.(7,1):EAX[0]", "SHA512: VSHA512RNDS2, VSHA512MSG1/2 (VEX.256)")              \
   X(x86_avx512f, "avx512f", "CPUID.(7,0):EBX[16]", "AVX-512 Foundation")                                      \
   X(x86_avx512vl, "avx512vl", "CPUID.(7,0):EBX[31]", "AVX-512 on 128/256-bit registers: VPRORQ, VPTERNLOGQ")  \
   X(x86_avx512bw, "avx512bw", "CPUID.(7,0):EBX[30]", "AVX-512 byte and word operations")                      \
