@@ -97,7 +97,7 @@ void compress_by_instructions(Exec exec, std::uint64_t h[8], const std::uint8_t 
 // library's generic block function; returns the index of the first that differs, or -1.
 template <class Exec>
 int first_difference_from_generic(Exec exec, int count, std::uint64_t seed) {
-  const auto generic = sha512_backend("generic").blocks;
+  const auto generic = shakedown::backend<Family::sha512>("generic").blocks;
   std::mt19937_64 rng(seed);
   for (int i = 0; i < count; ++i) {
     std::uint8_t block[128];
