@@ -110,6 +110,23 @@ TEST_P(DeadStackHmacDiff, HmacLeavesNothingOfTheKey) {
   }
 }
 
+// The scan can see what a returned function left: a function that writes a secret into its own frame and does not
+// wipe it is found. Without this, a stack that something overwrote after the run (a thread's exit path, a signal
+// frame) would make every DeadStack test pass.
+[[gnu::noinline]] void leave_in_frame(std::uint64_t secret) {
+  volatile std::uint64_t frame[64];
+  for (auto& lane : frame) lane = secret;
+}
+
+TEST(DeadStackScan, FindsAValueAFunctionLeftInItsFrame) {
+  constexpr std::uint64_t kSecret = 0x5ec7e75ec7e7a11full;
+  PaintedStack stack;
+  stack.run([] { leave_in_frame(kSecret); });
+  trace::Secrets secrets;
+  secrets.add_word64(kSecret, "planted");
+  EXPECT_NE(secrets.find_in(stack.dead()), "") << "the dead-stack scan cannot see a value left in a dead frame";
+}
+
 INSTANTIATE_TEST_SUITE_P(EveryBackend, DeadStackDiff, ::testing::ValuesIn(test::all_alg_backends()),
                          [](const auto& pi) { return test::param_name(pi.param); });
 INSTANTIATE_TEST_SUITE_P(EveryBackend, DeadStackHmacDiff, ::testing::ValuesIn(hmac_alg_backends()),

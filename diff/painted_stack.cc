@@ -17,6 +17,8 @@ constexpr std::size_t kGuard = 64 * 1024;  // PROT_NONE below the stack: an over
 
 struct Run {
   const std::function<void()>* fn;
+  const std::uint8_t* stack;    // the painted stack's lowest byte
+  std::uint8_t* snapshot;       // as many bytes, allocated before the run
   std::uintptr_t caller = 0;
   std::exception_ptr error;
 };
@@ -40,6 +42,12 @@ void* entry(void* arg) {
   } catch (...) {
     run.error = std::current_exception();
   }
+  // Copy the dead stack now, before anything else runs on this thread: the thread's exit path calls functions
+  // from further up, whose frames would overwrite part of it (seen under qemu-s390x). Volatile byte reads, so
+  // that no memcpy call (a frame of its own) is made; the loop needs only registers.
+  const std::size_t dead = run.caller - reinterpret_cast<std::uintptr_t>(run.stack);
+  const volatile std::uint8_t* from = run.stack;
+  for (std::size_t i = 0; i < dead; ++i) run.snapshot[i] = from[i];
   ss.ss_flags = SS_DISABLE;
   sigaltstack(&ss, nullptr);
   return nullptr;
@@ -52,6 +60,7 @@ PaintedStack::PaintedStack() {
   if (map_ == MAP_FAILED) throw std::runtime_error("PaintedStack: mmap failed");
   mprotect(map_, kGuard, PROT_NONE);
   stack_ = static_cast<std::uint8_t*>(map_) + kGuard;
+  snapshot_.resize(kBytes);
   // One run of nothing first: the dynamic linker resolves the calls the runs make (sigaltstack, ...) on first use,
   // and its resolver saves every vector register on the stack, registers a new thread inherits from its creator.
   run([] {});
@@ -61,7 +70,7 @@ PaintedStack::~PaintedStack() { munmap(map_, kGuard + kBytes); }
 
 void PaintedStack::run(const std::function<void()>& fn) {
   std::memset(stack_, kPaint, kBytes);
-  Run r{&fn, 0, nullptr};
+  Run r{&fn, stack_, snapshot_.data(), 0, nullptr};
   pthread_attr_t attr;
   pthread_attr_init(&attr);
   pthread_attr_setstack(&attr, stack_, kBytes);
@@ -77,7 +86,7 @@ void PaintedStack::run(const std::function<void()>& fn) {
 std::span<const std::uint8_t> PaintedStack::dead() const {
   const auto begin = reinterpret_cast<std::uintptr_t>(stack_);
   if (caller_ <= begin || caller_ > begin + kBytes) return {};
-  return {stack_, caller_ - begin};
+  return {snapshot_.data(), caller_ - begin};
 }
 
 }  // namespace shakedown::diff

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <span>
+#include <vector>
 
 namespace shakedown::diff {
 
@@ -25,12 +26,13 @@ class PaintedStack {
 
   // Paints the stack, runs fn on a new thread using it, joins. Rethrows what fn threw.
   void run(const std::function<void()>& fn);
-  // The dead stack of the last run.
+  // The dead stack of the last run, as it was when the function returned.
   std::span<const std::uint8_t> dead() const;
 
  private:
   void* map_;
   std::uint8_t* stack_;
+  std::vector<std::uint8_t> snapshot_;  // the dead stack as the run left it, copied before the thread exits
   std::uintptr_t caller_ = 0;
 };
 
