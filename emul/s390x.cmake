@@ -21,9 +21,4 @@ if(NOT SHAKEDOWN_NO_S390X_CPACF)
   target_compile_definitions(shakedown_emul_cpacf_tests PRIVATE SHAKEDOWN_EMUL_EXPECT_CPACF_BACKENDS=1)
 endif()
 gtest_discover_tests(shakedown_emul_cpacf_tests DISCOVERY_MODE PRE_TEST TEST_PREFIX "emul." DISCOVERY_TIMEOUT 120)
-
-# The emulated CPACF backends in the fuzz targets' random runs under qemu-s390x (fuzz/CMakeLists.txt reads these).
-set_property(GLOBAL APPEND PROPERTY SHAKEDOWN_EMUL_FUZZ_VARIANTS emul-cpacf)
-set_property(GLOBAL PROPERTY SHAKEDOWN_EMUL_FUZZ_ENV_emul-cpacf
-  "SHAKEDOWN_EMULATE=cpacf:sha256,sha3" "SHAKEDOWN_TEST_ASSUME=s390_sha256,s390_sha3,s390_sha512"
-  "SHAKEDOWN_EMULATE_REQUIRE=kimd_sha256=10,kimd_sha3=10" "SHAKEDOWN_ENV_NAME=emul.cpacf")
+# The emulated environments (suites and fuzz drivers under the model, per CPU model): ci/matrix/s390x.txt.

@@ -22,9 +22,4 @@ if(EXISTS ${PROJECT_SOURCE_DIR}/arch/x86_64/sha256_phe.cc AND EXISTS ${PROJECT_S
   target_compile_definitions(shakedown_emul_tests PRIVATE SHAKEDOWN_EMUL_EXPECT_PHE_BACKENDS=1)
 endif()
 gtest_discover_tests(shakedown_emul_tests DISCOVERY_MODE PRE_TEST TEST_PREFIX "emul." DISCOVERY_TIMEOUT 60)
-
-# The emulated PadLock backends in the fuzz targets' random runs (fuzz/CMakeLists.txt reads these).
-set_property(GLOBAL APPEND PROPERTY SHAKEDOWN_EMUL_FUZZ_VARIANTS emul-phe)
-set_property(GLOBAL PROPERTY SHAKEDOWN_EMUL_FUZZ_ENV_emul-phe
-  "SHAKEDOWN_EMULATE=phe:zhaoxin,strict" "SHAKEDOWN_TEST_ASSUME=zhaoxin-phe"
-  "SHAKEDOWN_EMULATE_REQUIRE=xsha256=10,xsha512=10" "SHAKEDOWN_ENV_NAME=emul.phe-zhaoxin-strict")
+# The emulated environments (suites and fuzz drivers under the model): ci/matrix/x86_64.txt.

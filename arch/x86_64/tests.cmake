@@ -4,7 +4,6 @@ add_executable(shakedown_x86_backends_tests ${CMAKE_CURRENT_LIST_DIR}/x86_backen
 target_link_libraries(shakedown_x86_backends_tests PRIVATE shakedown_testmain $<BUILD_INTERFACE:shakedown_warnings>)
 gtest_discover_tests(shakedown_x86_backends_tests DISCOVERY_MODE PRE_TEST TEST_PREFIX "x86_64." DISCOVERY_TIMEOUT 60
                      NO_PRETTY_VALUES)
-set_property(GLOBAL APPEND PROPERTY SHAKEDOWN_SUITES shakedown_x86_backends_tests)
 
 
 # Keccak and PadLock backend-level suites.

@@ -3,6 +3,4 @@ set(CMAKE_SYSTEM_PROCESSOR riscv64)
 set(SHAKEDOWN_CROSS_TRIPLE riscv64-linux-gnu)
 set(SHAKEDOWN_QEMU_ARCH riscv64)
 set(SHAKEDOWN_DEB_ARCH riscv64)
-# rv64gcv: RVV 1.0 at VLEN 128 (QEMU 7.2 has no vector crypto); rv64zk: scalar crypto (Zknh), no V.
-set(SHAKEDOWN_QEMU_MODELS_DEFAULT "rv64gcv=rv64,v=true,vlen=128,elen=64,vext_spec=v1.0;rv64zk=rv64,zk=true")
 include(${CMAKE_CURRENT_LIST_DIR}/cross-common.cmake)

@@ -1,5 +1,5 @@
 // The x86_64/phe and x86_64/phe2 backends through the public API on the emulator, against OpenSSL.
-// (The full vector and consolidated suites run them too: emul/tests.cmake.)
+// (The full vector and consolidated suites run them too: the emul.* environments of ci/matrix/x86_64.txt.)
 #include <gtest/gtest.h>
 
 #include "emul_fixture.h"
