@@ -1,4 +1,4 @@
-// Shared helpers of the differential suites: seeded randomness, update splits, guard pages, crash notes.
+// Shared helpers of the differential suites: seeded randomness, update splits, crash notes.
 #pragma once
 
 #include <cstddef>
@@ -69,27 +69,9 @@ std::vector<std::uint8_t> digest_oneshot(Algorithm alg, std::string_view backend
 std::string generic_verdict(Algorithm alg, std::string_view backend, std::span<const std::uint8_t> msg,
                             std::span<const std::size_t> chunks, std::size_t outlen);
 
-// `size` usable bytes bordered by PROT_NONE pages on both sides. `at_end` (default) puts the
-// usable bytes flush against the trailing guard page, otherwise flush after the leading one.
-class GuardedBuffer {
- public:
-  explicit GuardedBuffer(std::size_t size, bool at_end = true);
-  ~GuardedBuffer();
-  GuardedBuffer(const GuardedBuffer&) = delete;
-  GuardedBuffer& operator=(const GuardedBuffer&) = delete;
-  std::uint8_t* data() const { return data_; }
-  std::uint8_t* end() const { return data_ + size_; }
-  std::size_t size() const { return size_; }
-
- private:
-  void* map_;
-  std::size_t map_len_;
-  std::uint8_t* data_;
-  std::size_t size_;
-};
-
-// A page that can be neither read nor written, for zero-length calls that must not touch memory.
-std::uint8_t* inaccessible_page();
+// Guard pages: tests/support/guarded.h.
+using test::GuardedBuffer;
+using test::inaccessible_page;
 
 // While alive, names the check in flight on this thread if the process dies of SIGSEGV/SIGBUS
 // (a guard page hit), then lets the previous handler (ASan's or the default) report the fault.

@@ -6,16 +6,14 @@ set_source_files_properties(src/cpacf_model.cc PROPERTIES COMPILE_OPTIONS "-O2")
 # callers), QEMU-native vs emulated SHA-512, and the s390x/cpacf backends through the public API.
 add_executable(shakedown_emul_cpacf_tests
   tests/main.cc
-  tests/guarded.cc
-  tests/openssl_ref.cc
   tests/cpacf_support.cc
   tests/cpacf_model_test.cc
   tests/cpacf_regression_test.cc
   tests/cpacf_backend_test.cc
 )
 target_include_directories(shakedown_emul_cpacf_tests PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/src)
-target_link_libraries(shakedown_emul_cpacf_tests PRIVATE shakedown_emul shakedown::shakedown GTest::gtest
-                      OpenSSL::Crypto $<BUILD_INTERFACE:shakedown_warnings>)
+target_link_libraries(shakedown_emul_cpacf_tests PRIVATE shakedown_emul shakedown_test_support GTest::gtest
+                      $<BUILD_INTERFACE:shakedown_warnings>)
 if(NOT SHAKEDOWN_NO_S390X_CPACF)
   # The backends exist: their tests must find them (a missing backend is a failure, not a skip).
   target_compile_definitions(shakedown_emul_cpacf_tests PRIVATE SHAKEDOWN_EMUL_EXPECT_CPACF_BACKENDS=1)

@@ -8,7 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "bytes.h"  // tests/support: to_hex
+
 namespace shakedown::fuzz {
+
+using test::to_hex;
 
 // One run (a backend, or a backend with a clone/handoff twist) whose result differs from the reference.
 struct Divergence {
@@ -28,8 +32,6 @@ struct Verdict {
 
 // Index of the first byte where a and b differ (a length difference counts at the shorter length).
 std::optional<std::size_t> first_difference(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b);
-
-std::string to_hex(std::span<const std::uint8_t> bytes, std::size_t max_bytes = 64);
 
 // The report printed before abort() and by `shakedown repro`: subject, runs that disagree, the
 // plan, and for each disagreement the first differing byte with context.

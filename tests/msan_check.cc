@@ -26,7 +26,8 @@
 #include "shakedown/backend.h"
 #include "shakedown/hash.h"
 #include "shakedown/hmac.h"
-#include "support.h"
+#include "oracle.h"
+#include "records.h"
 
 #if defined(__has_feature)
 #if __has_feature(memory_sanitizer)
@@ -217,20 +218,18 @@ void check_family(Family family, Table table, const char* env) {
       std::printf("  %-7.*s %-16.*s %-11.*s %llu checks\n", static_cast<int>(shakedown::name(family).size()),
                   shakedown::name(family).data(), static_cast<int>(b.info.name.size()), b.info.name.data(),
                   static_cast<int>(shakedown::name(alg).size()), shakedown::name(alg).data(), n);
-      // The coverage gate's execution record (tests/support.cc format), appended in one locked write at exit.
-      const std::size_t room = sizeof g_records - g_records_len;
-      const int n_written = std::snprintf(g_records + g_records_len, room,
-                     "{\"suite\":\"msan\",\"family\":\"%.*s\",\"backend\":\"%.*s\",\"check\":\"%.*s:digest\","
-                     "\"count\":%llu,\"env\":\"%s\",\"arch\":\"%s\"}\n",
-                     static_cast<int>(shakedown::name(family).size()), shakedown::name(family).data(),
-                     static_cast<int>(b.info.name.size()), b.info.name.data(),
-                     static_cast<int>(shakedown::name(alg).size()), shakedown::name(alg).data(), n, env,
-                     shakedown::test::record_arch());
-      if (n_written < 0 || static_cast<std::size_t>(n_written) >= room) {
+      // The coverage gate's execution record (tests/support/records.h), appended in one locked write at exit.
+      char check[32];
+      std::snprintf(check, sizeof check, "%.*s:digest", static_cast<int>(shakedown::name(alg).size()),
+                    shakedown::name(alg).data());
+      const std::size_t written = shakedown::test::format_record(g_records + g_records_len,
+                                                                 sizeof g_records - g_records_len, "msan",
+                                                                 shakedown::name(family), b.info.name, check, n, env);
+      if (written == 0) {
         std::fprintf(stderr, "msan_check: record buffer full\n");
         std::exit(2);
       }
-      g_records_len += static_cast<std::size_t>(n_written);
+      g_records_len += written;
     }
   }
 }

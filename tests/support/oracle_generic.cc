@@ -2,8 +2,9 @@
 // verifies against the NIST/Wycheproof vectors and the checked-in consolidated checksums (vectors/).
 // Comparisons of a hardware backend against it stay meaningful; generic against itself is vacuous,
 // which is why those two vector suites are the oracle there.
+#include "oracle.h"
+#include "shakedown/hash.h"
 #include "shakedown/hmac.h"
-#include "support.h"
 
 namespace shakedown::test {
 

@@ -2,9 +2,9 @@
 // (The full vector and consolidated suites run them too: the emul.* environments of ci/matrix/x86_64.txt.)
 #include <gtest/gtest.h>
 
-#include "emul_fixture.h"
-#include "openssl_ref.h"
+#include "oracle.h"
 #include "phe_caller.h"
+#include "phe_fixture.h"
 #include "shakedown/shakedown.h"
 #include "shakedown/testing.h"
 
@@ -45,15 +45,15 @@ TEST_P(PheBackend, OneShotAndIncrementalMatchOpenSsl) {
     const std::uint64_t before = emulated(c.insn);
     for (std::size_t len : {0, 1, 55, 56, 64, 111, 112, 128, 129, 255, 256, 1000, 4097}) {
       const auto msg = message(len, static_cast<std::uint32_t>(len));
-      const auto want = hex(openssl(c.evp, msg));
+      const auto want = to_hex(openssl_evp(c.evp, msg));
       Hasher h(c.alg, c.backend);  // throws if the backend is unknown or unavailable: a failure, not a skip
       ASSERT_EQ(h.backend_name(), c.backend);
       h.update(msg);
-      EXPECT_EQ(hex(h.final()), want) << len;
+      EXPECT_EQ(to_hex(h.final()), want) << len;
       Hasher inc(c.alg, c.backend);  // odd split: partial buffers on both sides of a block run
       const std::size_t cut = len / 3;
       inc.update(msg.data(), cut).update(msg.data() + cut, len - cut);
-      EXPECT_EQ(hex(inc.final()), want) << len;
+      EXPECT_EQ(to_hex(inc.final()), want) << len;
     }
     EXPECT_GT(emulated(c.insn), before) << "the backend never executed the PadLock instruction";
   }

@@ -1,13 +1,16 @@
-// The oracle on targets with OpenSSL: EVP digests, XOF output and EVP_MAC HMAC.
+// The oracle on targets with OpenSSL: EVP digests, XOF output and EVP_MAC HMAC, and the fetched EVP objects.
 #include <openssl/core_names.h>
 #include <openssl/evp.h>
 #include <openssl/params.h>
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 #include <stdexcept>
+#include <string>
 
-#include "support.h"
+#include "openssl.h"
+#include "oracle.h"
 
 namespace shakedown::test {
 
@@ -47,8 +50,9 @@ Fetched& fetched() {
   static Fetched f;
   return f;
 }
+}  // namespace
 
-const EVP_MD* evp_md(Algorithm alg) {
+const EVP_MD* openssl_md(Algorithm alg) {
   Fetched& f = fetched();
   std::lock_guard<std::mutex> lock(f.m);
   auto& md = f.mds[alg];
@@ -57,34 +61,51 @@ const EVP_MD* evp_md(Algorithm alg) {
   return md;
 }
 
-EVP_MAC* evp_hmac() {
+EVP_MAC* openssl_hmac_mac() {
   Fetched& f = fetched();
   std::lock_guard<std::mutex> lock(f.m);
   if (!f.hmac) f.hmac = EVP_MAC_fetch(nullptr, "HMAC", nullptr);
   if (!f.hmac) throw std::runtime_error("OpenSSL has no HMAC");
   return f.hmac;
 }
-}  // namespace
 
-std::vector<std::uint8_t> openssl_digest(Algorithm alg, std::span<const std::uint8_t> data, std::size_t outlen) {
-  std::vector<std::uint8_t> out(outlen);
+namespace {
+// Digest of data through md; outlen for an XOF (EVP_DigestFinalXOF), the digest size otherwise.
+bool evp_digest(const EVP_MD* md, std::span<const std::uint8_t> data, std::vector<std::uint8_t>& out) {
   EVP_MD_CTX* ctx = EVP_MD_CTX_new();
-  bool ok = ctx && EVP_DigestInit_ex(ctx, evp_md(alg), nullptr) == 1 &&
-            EVP_DigestUpdate(ctx, data.data(), data.size()) == 1;
+  bool ok = ctx && EVP_DigestInit_ex(ctx, md, nullptr) == 1 && EVP_DigestUpdate(ctx, data.data(), data.size()) == 1;
   if (ok) {
-    if (is_xof(alg)) {
+    if (EVP_MD_get_flags(md) & EVP_MD_FLAG_XOF) {
       // EVP_DigestFinalXOF with length 0 is rejected by some OpenSSL versions: squeeze 1 and drop it.
-      std::vector<std::uint8_t> tmp(outlen ? outlen : 1);
+      std::vector<std::uint8_t> tmp(out.empty() ? 1 : out.size());
       ok = EVP_DigestFinalXOF(ctx, tmp.data(), tmp.size()) == 1;
-      std::copy(tmp.begin(), tmp.begin() + static_cast<std::ptrdiff_t>(outlen), out.begin());
+      std::copy(tmp.begin(), tmp.begin() + static_cast<std::ptrdiff_t>(out.size()), out.begin());
     } else {
       unsigned int n = 0;
-      out.resize(EVP_MD_get_size(evp_md(alg)));
-      ok = EVP_DigestFinal_ex(ctx, out.data(), &n) == 1 && n == out.size() && n == outlen;
+      ok = out.size() == static_cast<std::size_t>(EVP_MD_get_size(md)) &&
+           EVP_DigestFinal_ex(ctx, out.data(), &n) == 1 && n == out.size();
     }
   }
   EVP_MD_CTX_free(ctx);
-  if (!ok) throw std::runtime_error(std::string("OpenSSL digest failed for ") + openssl_name(alg));
+  return ok;
+}
+}  // namespace
+
+std::vector<std::uint8_t> openssl_evp(const char* name, std::span<const std::uint8_t> data, std::size_t outlen) {
+  EVP_MD* md = EVP_MD_fetch(nullptr, name, nullptr);
+  if (md == nullptr) throw std::runtime_error(std::string("OpenSSL has no digest ") + name);
+  const bool xof = (EVP_MD_get_flags(md) & EVP_MD_FLAG_XOF) != 0;
+  std::vector<std::uint8_t> out(xof || outlen ? outlen : static_cast<std::size_t>(EVP_MD_get_size(md)));
+  const bool ok = evp_digest(md, data, out);
+  EVP_MD_free(md);
+  if (!ok) throw std::runtime_error(std::string("OpenSSL digest failed for ") + name);
+  return out;
+}
+
+std::vector<std::uint8_t> openssl_digest(Algorithm alg, std::span<const std::uint8_t> data, std::size_t outlen) {
+  std::vector<std::uint8_t> out(outlen);
+  if (!evp_digest(openssl_md(alg), data, out))
+    throw std::runtime_error(std::string("OpenSSL digest failed for ") + openssl_name(alg));
   return out;
 }
 
@@ -94,7 +115,7 @@ std::vector<std::uint8_t> openssl_digest(Algorithm alg, std::span<const std::uin
 
 std::vector<std::uint8_t> openssl_hmac(Algorithm alg, std::span<const std::uint8_t> key,
                                        std::span<const std::uint8_t> data) {
-  EVP_MAC_CTX* ctx = EVP_MAC_CTX_new(evp_hmac());
+  EVP_MAC_CTX* ctx = EVP_MAC_CTX_new(openssl_hmac_mac());
   OSSL_PARAM params[] = {
       OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, const_cast<char*>(openssl_name(alg)), 0),
       OSSL_PARAM_construct_end()};

@@ -6,8 +6,8 @@
 #include <chrono>
 #include <cstdio>
 
-#include "emul_fixture.h"
 #include "phe_caller.h"
+#include "phe_fixture.h"
 #include "sha_reference.h"
 
 namespace shakedown::emul::test {
