@@ -118,6 +118,20 @@ std::vector<std::uint8_t> digest_oneshot(Algorithm alg, std::string_view backend
   return out;
 }
 
+std::vector<std::uint8_t> run_handoff(Family family, const std::string& a, const std::string& b, const std::string& c,
+                                      const std::vector<std::uint8_t>& want, const HandoffScenario& run) {
+  std::vector<std::uint8_t> got = run(a, b, c);
+  if (got == want) return got;
+  std::vector<std::string> chain;
+  for (const std::string& x : {a, b, c})
+    if (std::find(chain.begin(), chain.end(), x) == chain.end()) chain.push_back(x);
+  std::vector<std::string> wrong;
+  for (const std::string& x : chain)
+    if (run(x, x, x) != want) wrong.push_back(x);
+  for (const std::string& x : wrong.empty() ? chain : wrong) test::charge_failure(family, x);
+  return got;
+}
+
 std::string generic_verdict(Algorithm alg, std::string_view backend, std::span<const std::uint8_t> msg,
                             std::span<const std::size_t> chunks, std::size_t outlen) {
   if (backend == "generic") return "";

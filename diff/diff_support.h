@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -64,6 +65,16 @@ std::vector<std::uint8_t> digest_in_chunks(Algorithm alg, std::string_view backe
 // Our one-shot digest on a named backend.
 std::vector<std::uint8_t> digest_oneshot(Algorithm alg, std::string_view backend,
                                          std::span<const std::uint8_t> msg, std::size_t outlen);
+// A scenario that hands one computation from backend a to b to c and returns its output.
+using HandoffScenario =
+    std::function<std::vector<std::uint8_t>(const std::string& a, const std::string& b, const std::string& c)>;
+// Runs run(a, b, c). When its output differs from `want`, the failure is charged (tests/support/records.h) to
+// the backends that are wrong on their own: each runs the identical scenario alone, run(x, x, x), so it gets
+// every block-function call the handoff made, including the ones that went wrong. When each is right alone,
+// the handoff between them failed, and all of them are charged. A broken backend is blamed, not the healthy
+// ones that handed a state to it or took one from it.
+std::vector<std::uint8_t> run_handoff(Family family, const std::string& a, const std::string& b, const std::string& c,
+                                      const std::vector<std::uint8_t>& want, const HandoffScenario& run);
 // For failure messages: whether the generic backend, fed the same updates, agrees with OpenSSL, which
 // tells a broken backend apart from broken framing. Empty when `backend` is generic itself.
 std::string generic_verdict(Algorithm alg, std::string_view backend, std::span<const std::uint8_t> msg,

@@ -91,6 +91,7 @@ Verdict run_blocks_plan(const BlocksPlan& p) {
                : p.keccak_op == BlocksPlan::KeccakOp::permute ? " permutation"
                                                                      : " absorb");
   v.reference = "generic, one call";
+  v.family = p.family;
   // Data at data_align in a buffer that ends with it: over-reads are caught by ASan.
   std::vector<std::uint8_t> buf(p.data_align + p.data.size());
   std::copy(p.data.begin(), p.data.end(), buf.begin() + static_cast<std::ptrdiff_t>(p.data_align));
@@ -114,7 +115,9 @@ Verdict run_blocks_plan(const BlocksPlan& p) {
       if (got == want)
         v.agreeing.push_back(variant.label);
       else
-        v.divergences.push_back({variant.label, "state differs from generic", std::move(got), want});
+        v.divergences.push_back({variant.label, "state differs from generic", std::move(got), want,
+                                 variant.second ? std::vector<std::string>{names[i], *variant.second}
+                                                : std::vector<std::string>{names[i]}});
     }
   }
   return v;

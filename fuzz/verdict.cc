@@ -15,6 +15,16 @@ std::optional<std::size_t> first_difference(std::span<const std::uint8_t> a, std
   return std::nullopt;
 }
 
+std::vector<std::string> Verdict::culprits() const {
+  std::vector<std::string> alone, combined;
+  auto add = [](std::vector<std::string>& to, const std::string& b) {
+    if (std::find(to.begin(), to.end(), b) == to.end()) to.push_back(b);
+  };
+  for (const Divergence& d : divergences)
+    for (const std::string& b : d.backends) add(d.backends.size() == 1 ? alone : combined, b);
+  return alone.empty() ? combined : alone;
+}
+
 namespace {
 
 // A window of hex around the first difference, so that long outputs stay readable.
