@@ -38,6 +38,9 @@ FUZZ_TARGETS = ("fuzz_hash", "fuzz_blocks", "fuzz_api")
 # Record suites (the "suite" of an execution record, tests/support/records.h) that a row's gtest suites and
 # fuzz entries produce for every backend they run: the default of `checks=`.
 COVERAGE_SUITES = {"vectors": "vectors", "diff": "diff"}
+# Every record suite an expectation may ask for (vectors/, diff/, fuzz/, tests/msan_check.cc, the x86 backend
+# tests, the unit tests' pinned-backend checks).
+RECORD_SUITES = ("vectors", "diff", "fuzz", "msan", "x86_64", "pinned")
 
 
 class MatrixError(Exception):
@@ -219,9 +222,15 @@ class Matrix:
                 for mode in row.items("modes"):
                     if mode not in MODES:
                         raise MatrixError(f"{w}: modes: '{mode}' is not one of {', '.join(MODES)}")
-                if row.kind == "build" and not row.get("preset"):
-                    raise MatrixError(f"{w}: a build row needs preset=")
-                if row.kind != "env":
+                for suite in row.items("checks"):
+                    if suite not in RECORD_SUITES:
+                        raise MatrixError(f"{w}: checks: unknown record suite '{suite}' "
+                                          f"(known: {', '.join(RECORD_SUITES)})")
+                if row.kind == "build":
+                    if not row.get("preset"):
+                        raise MatrixError(f"{w}: a build row needs preset=")
+                    if row.get("timeboxed") not in ("", "libfuzzer", "standalone"):
+                        raise MatrixError(f"{w}: timeboxed= of a build is libfuzzer or standalone")
                     continue
                 if row.runner not in ("native", "qemu"):
                     raise MatrixError(f"{w}: runner must be native or qemu")
@@ -236,20 +245,15 @@ class Matrix:
                 for mode in row.items("fuzz"):
                     if mode not in FUZZ_MODES:
                         raise MatrixError(f"{w}: fuzz: '{mode}' is not one of {', '.join(FUZZ_MODES)}")
-                for target in row.items("fuzz-targets"):
-                    if target not in FUZZ_TARGETS:
-                        raise MatrixError(f"{w}: fuzz-targets: unknown target '{target}'")
-                for target in row.items("timeboxed"):
-                    if target not in FUZZ_TARGETS:
-                        raise MatrixError(f"{w}: timeboxed: unknown target '{target}'")
+                for key in ("fuzz-targets", "timeboxed"):
+                    for target in row.items(key):
+                        if target not in FUZZ_TARGETS:
+                            raise MatrixError(f"{w}: {key}: unknown fuzz target '{target}'")
                 for key in ("scale", "timeout"):
                     if row.get(key) and not re.fullmatch(r"[0-9]+(\.[0-9]+)?", row.get(key)):
                         raise MatrixError(f"{w}: {key} must be a number")
                 if not (row.items("suites") or row.get("self-test") or row.items("fuzz")):
                     raise MatrixError(f"{w}: environment runs nothing (no suites=, self-test= or fuzz=)")
-            for r in rows:
-                if r.kind == "build" and r.get("timeboxed") not in ("", "libfuzzer", "standalone"):
-                    raise MatrixError(f"{r.where}: timeboxed= of a build is libfuzzer or standalone")
             self.expectations(arch)  # resolves every pattern: an expectation that matches nothing is an error
 
     # ---- queries ----
@@ -288,8 +292,10 @@ class Matrix:
             family, _, name = backend.partition("/")
             if family not in FAMILIES + ("*",) or not name:
                 raise MatrixError(f"{where}: '{backend}' is not FAMILY/BACKEND")
-            if how and how not in HOW:
-                raise MatrixError(f"{where}: how must be one of {', '.join(HOW)}")
+            for suite in suites:
+                if suite not in RECORD_SUITES:
+                    raise MatrixError(f"{where}: unknown record suite '{suite}' (known: {', '.join(RECORD_SUITES)}; "
+                                      f"how is one of {', '.join(HOW)})")
             families = FAMILIES if family == "*" else (family,)
             for pattern in envs:
                 matched = [n for n in rows if fnmatch.fnmatchcase(n, pattern) and rows[n].checks]
