@@ -76,10 +76,13 @@ class Progress:
     def __init__(self, label, names, costs, started):
         self.label, self.costs, self.started = label, costs, started
         self.left = set(names)
+        self.done = []
         self.total = len(names)
 
     def finished(self, name):
-        self.left.discard(name)
+        if name in self.left:
+            self.left.discard(name)
+            self.done.append(name)
 
     def line(self):
         done = self.total - len(self.left)
@@ -87,7 +90,9 @@ class Progress:
         known = [self.costs[n] for n in self.left if n in self.costs]
         if self.costs and len(known) >= len(self.left) // 2:
             typical = sorted(known)[len(known) // 2] if known else 0
-            estimate = (sum(known) + typical * (len(self.left) - len(known))) / 2  # ctest -j2
+            finished = sum(self.costs.get(n, typical) for n in self.done)
+            # ctest -j2: what is left of the recorded cost, less the part of it the running entries have done.
+            estimate = max((sum(known) + typical * (len(self.left) - len(known))) / 2 - (spent - finished / 2), 0)
             how = "from the last run's times"
         elif done:
             estimate, how = spent / done * len(self.left), "by count"
@@ -184,7 +189,10 @@ class Driver:
         return regex, ":".join(f"*/{p}" for p in params)
 
     def ctest(self, row, build_dir):
-        """Runs a build row's ctest entries; returns the Result of each (from JUnit, Test.xml and the listing)."""
+        """Runs a build row's ctest entries; returns the Result of each (from JUnit, Test.xml and the listing).
+        With --fail-fast the single tests run first (seconds each), then the environments' whole-suite entries
+        (minutes each): ctest starts the costliest entries first, which would put the first failure minutes
+        away."""
         args = row.items("ctest")
         if self.args.mode in ("verify", "quick", "deep"):
             args += row.items("verify-ctest")
@@ -194,30 +202,47 @@ class Driver:
             regex, gtest_filter = self.only_filters()
             args += ["-R", regex]
             env["GTEST_FILTER"] = gtest_filter
+        passes = [("", args)]
+        if self.args.fail_fast and "-R" not in args:
+            variants = "^(" + "|".join(r.name.replace(".", "\\.") for r in self.matrix.envs(row.arch)) + ")\\."
+            excluded = args[args.index("-E") + 1] if "-E" in args else ""
+            rest = [a for i, a in enumerate(args) if a != "-E" and (i == 0 or args[i - 1] != "-E")]
+            passes = [("single tests", rest + ["-E", f"({excluded})|{variants}" if excluded else variants]),
+                      ("environments", rest + ["-R", variants] + (["-E", excluded] if excluded else []))]
+        found = []
+        for label, pass_args in passes:
+            found += self.ctest_pass(row, build_dir, pass_args, env, label)
+            if self.stopped:
+                break
+        if not found:
+            self.fail_step(f"{row.name}: ctest found no tests")
+        return found
+
+    def ctest_pass(self, row, build_dir, args, env, label):
         listing_text = subprocess.run(["ctest", "--test-dir", build_dir, "--show-only=json-v1"] + args,
                                       capture_output=True, text=True, env=env).stdout
         try:
-            total = len(json.loads(listing_text).get("tests", []))
+            names = [t["name"] for t in json.loads(listing_text).get("tests", [])]
         except json.JSONDecodeError:
-            total = 0
-        if total == 0:
-            self.fail_step(f"{row.name}: ctest found no tests")
+            names = []
+        if not names:
             return []
-        junit = os.path.join(self.out, f"junit-{row.name}.xml")
-        log = os.path.join(build_dir, f"ctest-{self.args.mode}.log")
+        name = f"{row.name}{' ' + label if label else ''}"
+        tag = re.sub(r"[^A-Za-z0-9.-]", "-", name)
+        junit = os.path.join(self.out, f"junit-{tag}.xml")
+        log = os.path.join(build_dir, f"ctest-{self.args.mode}{'-' + tag if label else ''}.log")
         cmd = ["ctest", "--test-dir", build_dir, "-T", "Test", "--output-junit", junit, "--timeout", "1200",
                "-j2", "--test-output-size-failed", "1000000", "--test-output-truncation", "head"] + args
         if self.args.fail_fast:
             cmd.append("--stop-on-failure")
-        self.note(f"ctest {row.name}: {total} entries")
+        self.note(f"ctest {name}: {len(names)} entries")
         started = time.time()
         with open(log, "w", encoding="utf-8") as f:
             f.write(f"$ {' '.join(shlex.quote(c) for c in cmd)}\n")
             f.flush()
             proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True,
                                     cwd=ROOT, errors="replace")
-            names = [t["name"] for t in json.loads(listing_text)["tests"]]
-            progress = Progress(row.name, names, cost_data(build_dir), started)
+            progress = Progress(name, names, cost_data(build_dir), started)
             ticker = threading.Thread(target=progress.report_until, args=(proc,), daemon=True)
             ticker.start()
             for line in proc.stdout:
@@ -230,10 +255,13 @@ class Driver:
             proc.wait()
         if not os.path.exists(junit):
             self.tail(log, 30)
-            self.fail_step(f"{row.name}: ctest wrote no results (exit {proc.returncode}, log {log})")
+            self.fail_step(f"{name}: ctest wrote no results (exit {proc.returncode}, log {log})")
             return []
+        # What the run gave every entry, for the command that reproduces one.
+        base_env = [f"{k}={env[k]}" for k in ("SHAKEDOWN_TEST_SCALE", "GTEST_FILTER") if env.get(k)]
+        base_env += row.extra_env + [f"SHAKEDOWN_ENV_NAME={row.name}"]
         found = res.read_junit(junit, row.name, row.arch, res.ctest_listing(build_dir, listing_text),
-                               res.exit_kinds(res.last_test_xml(build_dir)), row.name)
+                               res.exit_kinds(res.last_test_xml(build_dir)), row.name, base_env)
         res.append_results(self.results, found)
         p = sum(r.status == "passed" for r in found)
         bad = [r for r in found if r.status == "failed"]
@@ -246,14 +274,13 @@ class Driver:
         if len(bad) > 10:
             self.note(f"  ... and {len(bad) - 10} more (log {log})")
         if bad:
-            self.failures.append(f"{row.name}: {len(bad)} ctest failures (log {log})")
-        self.note(f"{row.name}: {p} passed, {len(bad)} failed, {s} skipped in {self.elapsed(started)}")
+            self.failures.append(f"{name}: {len(bad)} ctest failures (log {log})")
+        self.note(f"{name}: {p} passed, {len(bad)} failed, {s} skipped in {self.elapsed(started)}")
         if bad and self.args.fail_fast:
-            self.first_failure(bad, found)
+            self.first_failure(bad)
         return found
 
-
-    def first_failure(self, bad, found):
+    def first_failure(self, bad):
         """--fail-fast: what failed first, whose output it was, where, and how to run it again."""
         first = bad[0]
         records = res.load_records(self.records)

@@ -8,7 +8,7 @@ import collections
 from dataclasses import dataclass, field
 
 from matrix import HOST_ARCH
-from results import backend_of
+from results import backend_of, parse_param
 
 
 @dataclass
@@ -156,12 +156,17 @@ def _recorded(r, records):
 
 
 def charged_backends(r, records, known):
-    """Every backend a failed ctest entry is charged to: the ones its test charged, else as _ctest_backend."""
-    charged = sorted({f.backend or backend_of(f.test, known) or "" for f in _recorded(r, records)} - {""})
+    """Every backend a failed ctest entry is charged to: the ones its test charged, else as _ctest_backend;
+    for an entry that runs a whole suite, the backends its environment's failure records name."""
+    def named(failures):
+        return sorted({f.backend or backend_of(f.test, known) or "" for f in failures} - {""})
+    charged = named(_recorded(r, records))
     if charged and not r.in_flight:
         return charged
     backend = _ctest_backend(r, records, known)
-    return [backend] if backend else []
+    if backend:
+        return [backend]
+    return named(f for f in records.failures if f.env == r.env) if not parse_param(r.test) else []
 
 
 def _how(matrix, env, arch):

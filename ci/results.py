@@ -172,9 +172,10 @@ def in_flight_test(output):
     return running
 
 
-def read_junit(path, build, arch, listing, kinds, env_default):
+def read_junit(path, build, arch, listing, kinds, env_default, base_env=()):
     """Every entry of a ctest JUnit file as a Result. ctest reports an entry it could not start (missing
-    executable) as not run but counts it failed; so does this. Skipped means SKIP_RETURN_CODE or disabled."""
+    executable) as not run but counts it failed; so does this. Skipped means SKIP_RETURN_CODE or disabled.
+    base_env: the NAME=VALUE items the run gave every entry (an entry's own ENVIRONMENT comes after them)."""
     results = []
     try:
         root = ET.parse(path).getroot()
@@ -195,13 +196,14 @@ def read_junit(path, build, arch, listing, kinds, env_default):
             status = "failed"
             kind = kinds.get(name) or (f"Not Run: {skipped.get('message', '')}" if skipped is not None else "Failed")
         command, environment, cwd = listing.get(name, ([], [], ""))
-        env = next((e.partition("=")[2] for e in environment if e.startswith("SHAKEDOWN_ENV_NAME=")), env_default)
+        env = next((e.partition("=")[2] for e in reversed(environment) if e.startswith("SHAKEDOWN_ENV_NAME=")),
+                   env_default)
         results.append(Result(
             build=build, arch=arch, test=name, status=status, kind=kind, env=env,
             time=float(case.get("time") or 0),
             in_flight=in_flight_test(output) if status == "failed" else "",
             output=output[-4000:] if status == "failed" else "",
-            command=command, environment=environment, cwd=cwd))
+            command=command, environment=list(base_env) + list(environment), cwd=cwd))
     return results
 
 

@@ -112,12 +112,20 @@ Verdict run_blocks_plan(const BlocksPlan& p) {
          {Variant{names[i], nullptr},
           Variant{names[i] + " then " + second + " at " + std::to_string(p.split), &second}}) {
       std::vector<std::uint8_t> got = run(p, data, names[i], variant.second);
-      if (got == want)
+      if (got == want) {
         v.agreeing.push_back(variant.label);
-      else
-        v.divergences.push_back({variant.label, "state differs from generic", std::move(got), want,
-                                 variant.second ? std::vector<std::string>{names[i], *variant.second}
-                                                : std::vector<std::string>{names[i]}});
+        continue;
+      }
+      // Who is wrong: each backend of a split run makes the same two calls alone (the plain run makes one
+      // call, which a fault in one of the two may not show); when each alone is right, both are charged.
+      std::vector<std::string> culprits{names[i]};
+      if (variant.second && *variant.second != names[i]) {
+        culprits.clear();
+        for (const std::string* b : {&names[i], variant.second})
+          if (run(p, data, *b, b) != want) culprits.push_back(*b);
+        if (culprits.empty()) culprits = {names[i], *variant.second};
+      }
+      v.divergences.push_back({variant.label, "state differs from generic", std::move(got), want, culprits});
     }
   }
   return v;

@@ -185,6 +185,17 @@ unsigned long long check_backend(Algorithm alg, std::string_view backend) {
   return checks;
 }
 
+void add_record(std::string_view suite, Family family, std::string_view backend, const char* check,
+                unsigned long long count, const char* env) {
+  const std::size_t written = shakedown::test::format_record(g_records + g_records_len, sizeof g_records - g_records_len,
+                                                             suite, shakedown::name(family), backend, check, count, env);
+  if (written == 0) {
+    std::fprintf(stderr, "msan_check: record buffer full\n");
+    std::exit(2);
+  }
+  g_records_len += written;
+}
+
 template <typename Table>
 void check_family(Family family, Table table, const char* env) {
   const auto& features = shakedown::cpu_features();
@@ -213,23 +224,23 @@ void check_family(Family family, Table table, const char* env) {
     }
     for (Algorithm alg : shakedown::kAllAlgorithms) {
       if (shakedown::family_of(alg) != family) continue;
+      const int failures_before = g_failures;
       unsigned long long n = check_backend(alg, b.info.name);
       g_checks += n;
       std::printf("  %-7.*s %-16.*s %-11.*s %llu checks\n", static_cast<int>(shakedown::name(family).size()),
                   shakedown::name(family).data(), static_cast<int>(b.info.name.size()), b.info.name.data(),
                   static_cast<int>(shakedown::name(alg).size()), shakedown::name(alg).data(), n);
-      // The coverage gate's execution record (tests/support/records.h), appended in one locked write at exit.
-      char check[32];
+      // The coverage gate's execution records (tests/support/records.h), appended in one locked write at exit:
+      // the checks, and a failure charged to this backend when its output was wrong.
+      char check[48];
       std::snprintf(check, sizeof check, "%.*s:digest", static_cast<int>(shakedown::name(alg).size()),
                     shakedown::name(alg).data());
-      const std::size_t written = shakedown::test::format_record(g_records + g_records_len,
-                                                                 sizeof g_records - g_records_len, "msan",
-                                                                 shakedown::name(family), b.info.name, check, n, env);
-      if (written == 0) {
-        std::fprintf(stderr, "msan_check: record buffer full\n");
-        std::exit(2);
+      add_record("msan", family, b.info.name, check, n, env);
+      if (g_failures != failures_before) {
+        std::snprintf(check, sizeof check, "msan.check: %.*s", static_cast<int>(shakedown::name(alg).size()),
+                      shakedown::name(alg).data());
+        add_record("failure", family, b.info.name, check, 1, env);
       }
-      g_records_len += written;
     }
   }
 }
