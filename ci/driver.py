@@ -180,13 +180,25 @@ class Driver:
         with open(path, encoding="utf-8", errors="replace") as f:
             print("".join("    " + l for l in f.readlines()[-n:]), end="")
 
-    def only_filters(self):
-        """ctest -R and GTEST_FILTER for --only: the parameterised entries of the backend, and the whole-binary
-        entries of the suites that run it (narrowed by the filter), and the fuzz entries."""
-        family, _, name = self.args.only.partition("/")
-        params = [f"{head}__{sanitize(name)}" for head in ALGORITHMS[family] + (family,)]
-        regex = "/(" + "|".join(params) + ")( |$)|\\.shakedown_(vectors|diff)_tests$|fuzz|^msan\\."
-        return regex, ":".join(f"*/{p}" for p in params)
+    def only_filters(self, arch):
+        """ctest -R and GTEST_FILTER for --only: the backend's parameterised entries; the whole-suite and fuzz
+        entries of the environments it runs in (the filter narrows the suites to it), leaving out emulated
+        environments that do not expect it; the plain fuzz entries and the MSan driver, which run every backend.
+        An emulated environment fails unless each instruction of its profile ran a minimum number of times, so
+        the filter keeps the backends emulated beside this one there (PadLock's phe with phe2)."""
+        def params(backend):
+            family, _, name = backend.partition("/")
+            return [f"{head}__{sanitize(name)}" for head in ALGORITHMS[family] + (family,)]
+        expectations = self.matrix.expectations(arch)
+        expected = {e.env for e in expectations if e.backend == self.args.only}
+        emulated_here = {e.env for e in expectations if e.backend == self.args.only and e.how == "emulated"}
+        companions = sorted({e.backend for e in expectations if e.env in emulated_here and e.how == "emulated"}
+                            - {self.args.only})
+        envs = [r.name.replace(".", "\\.") for r in self.matrix.envs(arch) if not r.get("emulate") or r.name in expected]
+        regex = "/(" + "|".join(params(self.args.only)) + ")( |$)|^fuzz\\.|^msan\\."
+        if envs:
+            regex += "|^(" + "|".join(envs) + ")\\.(shakedown_(vectors|diff)_tests|fuzz_[a-z]+\\.(replay|random))$"
+        return regex, ":".join(f"*/{p}" for b in [self.args.only] + companions for p in params(b))
 
     def ctest(self, row, build_dir):
         """Runs a build row's ctest entries; returns the Result of each (from JUnit, Test.xml and the listing).
@@ -199,7 +211,7 @@ class Driver:
         env = dict(os.environ, SHAKEDOWN_ENV_NAME=row.name, SHAKEDOWN_RECORD=self.records)
         env.update(e.partition("=")[::2] for e in row.extra_env)
         if self.args.only:
-            regex, gtest_filter = self.only_filters()
+            regex, gtest_filter = self.only_filters(row.arch)
             args += ["-R", regex]
             env["GTEST_FILTER"] = gtest_filter
         passes = [("", args)]

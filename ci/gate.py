@@ -124,10 +124,10 @@ def evaluate(matrix, records, results, scope):
         if cell.result == "FAIL":
             problems.append(f"{b} in {env}: FAILED ({', '.join(cell.failed[:3])}"
                             f"{f', and {len(cell.failed) - 3} more' if len(cell.failed) > 3 else ''})")
-    problems += [f"unattributed: {u}" for u in unattributed if not scope.only]
+    # Everything that failed is a problem, --only or not: a narrowed run ran only what concerns the backend.
+    problems += [f"unattributed: {u}" for u in unattributed]
     for r in ctest_failed:
-        if not scope.only or backend_of(r.test, known) == scope.only:
-            problems.append(f"ctest {r.build}: {r.test} {r.kind.lower() if r.kind else 'failed'} (environment {r.env})")
+        problems.append(f"ctest {r.build}: {r.test} {r.kind.lower() if r.kind else 'failed'} (environment {r.env})")
 
     ctest = {"passed": sum(r.status == "passed" for r in results), "failed": len(ctest_failed),
              "skipped": sum(r.status == "skipped" for r in results),

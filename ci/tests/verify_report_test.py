@@ -175,6 +175,11 @@ class GateTest(unittest.TestCase):
         rc, out, _ = self.run_gate(recs, extra=["--only", "sha256/x86_64/avx2"])
         self.assertEqual(rc, 0, out)
         self.assertNotIn("sha256/generic", out.split("ctest:")[0])
+        # A narrowed run ran only what concerns the backend: every entry that failed still fails the gate.
+        rc, out, _ = self.run_gate(healthy(), [result("qemu-x86_64.avx2.shakedown_diff_tests", env="qemu-x86_64.avx2")],
+                                   extra=["--only", "sha256/x86_64/avx2"])
+        self.assertEqual(rc, 1)
+        self.assertIn("qemu-x86_64.avx2.shakedown_diff_tests failed", out)
         rc, out, _ = self.run_gate(recs, extra=["--only", "sha256/x86_64/nope"])
         self.assertEqual(rc, 2)
         self.assertIn("no such backend", out)
