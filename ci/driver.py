@@ -18,7 +18,8 @@ Modes: verify   builds with modes=verify; time-boxed fuzzing (--fuzz-seconds, de
        test     (ci/test) builds with modes=test, fixed-count fuzzing, and the OSS-Fuzz build check
 Options:
   --only B      only B's tests: the discovered entries named after it (ctest -R) and the suites' whole-binary
-                entries narrowed to it (GTEST_FILTER); fuzz entries run whole. An unknown B is refused at once.
+                entries narrowed to it (SHAKEDOWN_GTEST_FILTER); fuzz entries run whole. An unknown B is refused
+                at once.
   --break B     test-only builds with B deliberately broken (SHAKEDOWN_TEST_BREAK): the run must fail, naming it
   --fail-fast   stop at the first failing ctest entry; print its name, backend, environment, and the command
                 that reproduces it
@@ -181,7 +182,7 @@ class Driver:
             print("".join("    " + l for l in f.readlines()[-n:]), end="")
 
     def only_filters(self, arch):
-        """ctest -R and GTEST_FILTER for --only: the backend's parameterised entries; the whole-suite and fuzz
+        """ctest -R and the GoogleTest filter for --only: the backend's parameterised entries; the whole-suite and fuzz
         entries of the environments it runs in (the filter narrows the suites to it), leaving out emulated
         environments that do not expect it; the plain fuzz entries and the MSan driver, which run every backend.
         An emulated environment fails unless each instruction of its profile ran a minimum number of times, so
@@ -213,7 +214,7 @@ class Driver:
         if self.args.only:
             regex, gtest_filter = self.only_filters(row.arch)
             args += ["-R", regex]
-            env["GTEST_FILTER"] = gtest_filter
+            env["SHAKEDOWN_GTEST_FILTER"] = gtest_filter  # not GTEST_FILTER: see tests/support/test_main.cc
         passes = [("", args)]
         if self.args.fail_fast and "-R" not in args:
             variants = "^(" + "|".join(r.name.replace(".", "\\.") for r in self.matrix.envs(row.arch)) + ")\\."
@@ -270,7 +271,7 @@ class Driver:
             self.fail_step(f"{name}: ctest wrote no results (exit {proc.returncode}, log {log})")
             return []
         # What the run gave every entry, for the command that reproduces one.
-        base_env = [f"{k}={env[k]}" for k in ("SHAKEDOWN_TEST_SCALE", "GTEST_FILTER") if env.get(k)]
+        base_env = [f"{k}={env[k]}" for k in ("SHAKEDOWN_TEST_SCALE", "SHAKEDOWN_GTEST_FILTER") if env.get(k)]
         base_env += row.extra_env + [f"SHAKEDOWN_ENV_NAME={row.name}"]
         found = res.read_junit(junit, row.name, row.arch, res.ctest_listing(build_dir, listing_text),
                                res.exit_kinds(res.last_test_xml(build_dir)), row.name, base_env)

@@ -70,21 +70,7 @@ def evaluate(matrix, records, results, scope):
     envs = sorted({e.env for e in expect} | {env for env in ran_envs if env_arch.get(env, "") in covered | {""}},
                   key=lambda env: env_rank(env, matrix))
 
-    # What failed, per (backend, env): charged failure records, then failed ctest entries by parameter.
-    failed = collections.defaultdict(list)
-    unattributed = []
-    for f in records.failures:
-        backend = f.backend or backend_of(f.test, known)
-        if backend:
-            failed[(backend, f.env)].append(f.test)
-        else:
-            unattributed.append(f"{f.test} failed in {f.env}")
-    ctest_failed = [r for r in results if r.status == "failed"]
-    for r in ctest_failed:
-        backend = _ctest_backend(r, records, known)
-        if backend:
-            failed[(backend, r.env)].append(f"{r.test} ({r.kind})")
-
+    failed, unattributed = _failures(records, results, known)
     backends = sorted({e.backend for e in expect} | {b for (_, b) in records.runs if b} | {b for (b, _) in failed})
     if scope.only:
         backends = [b for b in backends if b == scope.only]
@@ -99,6 +85,46 @@ def evaluate(matrix, records, results, scope):
             cells[(b, env)] = Cell(ran=ran or bool(fails), how=how if ran or fails else "not run",
                                    result="FAIL" if fails else ("pass" if ran else "-"), counts=counts, failed=fails)
 
+    ctest_failed = [r for r in results if r.status == "failed"]
+    problems = _missing(expect, ran_envs, records, cells) + _unrequired(matrix, records, covered, scope)
+    for (b, env), cell in cells.items():
+        if cell.result == "FAIL":
+            problems.append(f"{b} in {env}: FAILED ({', '.join(cell.failed[:3])}"
+                            f"{f', and {len(cell.failed) - 3} more' if len(cell.failed) > 3 else ''})")
+    # Everything that failed is a problem, --only or not: a narrowed run ran only what concerns the backend.
+    problems += [f"unattributed: {u}" for u in unattributed]
+    problems += [f"ctest {r.build}: {r.test} {r.kind.lower() if r.kind else 'failed'} (environment {r.env})"
+                 for r in ctest_failed]
+
+    ctest = {"passed": sum(r.status == "passed" for r in results), "failed": len(ctest_failed),
+             "skipped": sum(r.status == "skipped" for r in results),
+             "failures": [{"build": r.build, "test": r.test, "kind": r.kind, "env": r.env,
+                           "backend": _ctest_backend(r, records, known) or "",
+                           "repro": r.repro()} for r in ctest_failed]}
+    return Evaluation(envs, env_arch, backends, cells, expect, problems, notes, ctest)
+
+
+def _failures(records, results, known):
+    """{(backend, env): [what failed]} from the charged failure records, then from failed ctest entries whose
+    binary charged nobody; and the failures no backend can be named for."""
+    failed = collections.defaultdict(list)
+    unattributed = []
+    for f in records.failures:
+        backend = f.backend or backend_of(f.test, known)
+        if backend:
+            failed[(backend, f.env)].append(f.test)
+        else:
+            unattributed.append(f"{f.test} failed in {f.env}")
+    for r in results:
+        if r.status == "failed":
+            backend = _ctest_backend(r, records, known)
+            if backend:
+                failed[(backend, r.env)].append(f"{r.test} ({r.kind})")
+    return failed, unattributed
+
+
+def _missing(expect, ran_envs, records, cells):
+    """Expectations not met: the environment did not run, the backend is not compiled, or it recorded nothing."""
     problems = []
     for e in expect:
         if e.env not in ran_envs:
@@ -113,28 +139,19 @@ def evaluate(matrix, records, results, scope):
             if cell.counts.get(suite, 0) == 0:
                 problems.append(f"{e.backend} in {e.env}: expected to run ({e.how}) but recorded zero {suite} "
                                 f"executions: unavailable, skipped, or not built ({e.where})")
-    # The flagship rule for every backend: compiled means required somewhere.
+    return problems
+
+
+def _unrequired(matrix, records, covered, scope):
+    """The flagship rule for every backend: compiled means required to run somewhere in its arch's matrix."""
+    problems = []
     for arch in sorted(covered):
         required = {e.backend for e in matrix.expectations(arch)} if arch in matrix.arches() else set()
         for b in sorted(records.compiled.get(arch, set()) - required):
             if not scope.only or b == scope.only:
                 problems.append(f"{b} is compiled for {arch} but no environment of ci/matrix/{arch}.txt requires it "
                                 f"to run: add an expect line (or a select=) for it")
-    for (b, env), cell in cells.items():
-        if cell.result == "FAIL":
-            problems.append(f"{b} in {env}: FAILED ({', '.join(cell.failed[:3])}"
-                            f"{f', and {len(cell.failed) - 3} more' if len(cell.failed) > 3 else ''})")
-    # Everything that failed is a problem, --only or not: a narrowed run ran only what concerns the backend.
-    problems += [f"unattributed: {u}" for u in unattributed]
-    for r in ctest_failed:
-        problems.append(f"ctest {r.build}: {r.test} {r.kind.lower() if r.kind else 'failed'} (environment {r.env})")
-
-    ctest = {"passed": sum(r.status == "passed" for r in results), "failed": len(ctest_failed),
-             "skipped": sum(r.status == "skipped" for r in results),
-             "failures": [{"build": r.build, "test": r.test, "kind": r.kind, "env": r.env,
-                           "backend": _ctest_backend(r, records, known) or "",
-                           "repro": r.repro()} for r in ctest_failed]}
-    return Evaluation(envs, env_arch, backends, cells, expect, problems, notes, ctest)
+    return problems
 
 
 def _ctest_backend(r, records, known):

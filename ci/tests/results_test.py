@@ -61,6 +61,24 @@ class ParamNameTest(unittest.TestCase):
                 self.assertIn(backend, known)
 
 
+@unittest.skipUnless(os.environ.get("SHAKEDOWN_BUILD_DIR"), "needs a build tree (run through ctest)")
+class OnlyFilterTest(unittest.TestCase):
+    """ci/verify --only narrows the suites through SHAKEDOWN_GTEST_FILTER, which must not narrow the test list
+    ctest's discovery records (GTEST_FILTER did: the next full run then silently missed every other test)."""
+
+    def run_unit(self, *args, **env):
+        binary = os.path.join(os.environ["SHAKEDOWN_BUILD_DIR"], "tests", "shakedown_unit_tests")
+        return subprocess.run([binary, *args], capture_output=True, text=True, env=dict(os.environ, **env)).stdout
+
+    def test_the_list_stays_whole_and_the_run_is_narrowed(self):
+        whole = self.run_unit("--gtest_list_tests")
+        self.assertIn("Registry", whole)
+        self.assertEqual(self.run_unit("--gtest_list_tests", SHAKEDOWN_GTEST_FILTER="NoSuch.Test"), whole)
+        self.assertIn("0 tests from 0 test suites ran", self.run_unit(SHAKEDOWN_GTEST_FILTER="NoSuch.Test"))
+        self.assertIn("[  PASSED  ] 1 test", self.run_unit("--gtest_filter=Hash.EmptyUpdatesAndNullWithZeroLengthAreNoOps",
+                                                            SHAKEDOWN_GTEST_FILTER="NoSuch.Test"))
+
+
 class CtestOutputTest(unittest.TestCase):
     """A small CMake project whose entries end in every way, run by the ctest of this machine."""
 

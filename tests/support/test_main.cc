@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <string>
+#include <string_view>
 
 #include "shakedown/testing.h"
 #include "support.h"
@@ -48,6 +50,17 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     std::fprintf(stderr, "%s\n", e.what());
     return 2;
+  }
+  // SHAKEDOWN_GTEST_FILTER (ci/verify --only) narrows a run whose command line names no filter. Not
+  // GTEST_FILTER: GoogleTest applies that to --gtest_list_tests too, so ctest's test discovery would record
+  // the narrowed list and later runs would silently miss every other test.
+  if (const char* only = std::getenv("SHAKEDOWN_GTEST_FILTER"); only && *only) {
+    bool named = false;
+    for (int i = 1; i < argc; ++i) {
+      const std::string_view arg = argv[i];
+      named = named || arg.starts_with("--gtest_filter") || arg.starts_with("--gtest_list_tests");
+    }
+    if (!named) GTEST_FLAG_SET(filter, only);
   }
   ::testing::InitGoogleTest(&argc, argv);
   ::testing::UnitTest::GetInstance()->listeners().Append(new FailureRecorder);
