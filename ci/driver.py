@@ -47,6 +47,19 @@ CROSS_ARCHES = ("aarch64", "s390x", "riscv64")
 PROGRESS_SECONDS = 30
 
 
+def fail_fast_passes(args, env_names):
+    """[(label, ctest args)]: the single tests first, then the environments' whole-suite entries (their names
+    start with an environment's name). ctest keeps one -E, so an -E of the build row is merged into each pass.
+    A run already narrowed by -R (--only) stays one pass."""
+    if "-R" in args or not env_names:
+        return [("", args)]
+    variants = "^(" + "|".join(n.replace(".", "\\.") for n in env_names) + ")\\."
+    excluded = args[args.index("-E") + 1] if "-E" in args else ""
+    rest = [a for i, a in enumerate(args) if a != "-E" and (i == 0 or args[i - 1] != "-E")]
+    return [("single tests", rest + ["-E", f"({excluded})|{variants}" if excluded else variants]),
+            ("environments", rest + ["-R", variants] + (["-E", excluded] if excluded else []))]
+
+
 def cost_data(build_dir):
     """{entry: seconds} from ctest's own record of earlier runs (Testing/Temporary/CTestCostData.txt)."""
     costs = {}
@@ -216,12 +229,8 @@ class Driver:
             args += ["-R", regex]
             env["SHAKEDOWN_GTEST_FILTER"] = gtest_filter  # not GTEST_FILTER: see tests/support/test_main.cc
         passes = [("", args)]
-        if self.args.fail_fast and "-R" not in args:
-            variants = "^(" + "|".join(r.name.replace(".", "\\.") for r in self.matrix.envs(row.arch)) + ")\\."
-            excluded = args[args.index("-E") + 1] if "-E" in args else ""
-            rest = [a for i, a in enumerate(args) if a != "-E" and (i == 0 or args[i - 1] != "-E")]
-            passes = [("single tests", rest + ["-E", f"({excluded})|{variants}" if excluded else variants]),
-                      ("environments", rest + ["-R", variants] + (["-E", excluded] if excluded else []))]
+        if self.args.fail_fast:
+            passes = fail_fast_passes(args, [r.name for r in self.matrix.envs(row.arch)])
         found = []
         for label, pass_args in passes:
             found += self.ctest_pass(row, build_dir, pass_args, env, label)
