@@ -4,12 +4,10 @@
 #include <openssl/core_names.h>
 #include <openssl/params.h>
 
-#include <array>
 #include <cstdio>
 #include <cstdlib>
-#include <mutex>
-#include <stdexcept>
-#include <string>
+
+#include "oracle.h"
 
 namespace shakedown::bench {
 namespace {
@@ -20,16 +18,6 @@ namespace {
 }
 
 }  // namespace
-
-const EVP_MD* openssl_md(Algorithm alg) {
-  static std::mutex lock;
-  static std::array<EVP_MD*, kAllAlgorithms.size()> cache{};
-  std::lock_guard guard(lock);
-  EVP_MD*& md = cache[static_cast<std::size_t>(alg)];
-  if (!md) md = EVP_MD_fetch(nullptr, std::string(name(alg)).c_str(), nullptr);
-  if (!md) throw std::runtime_error("OpenSSL has no digest named " + std::string(name(alg)));
-  return md;
-}
 
 void openssl_oneshot(Algorithm alg, const EVP_MD* md, const std::uint8_t* data, std::size_t len, std::uint8_t* out,
                      std::size_t outlen) {
@@ -44,18 +32,15 @@ void openssl_oneshot(Algorithm alg, const EVP_MD* md, const std::uint8_t* data, 
   EVP_MD_CTX_free(ctx);
 }
 
-OpensslHmac::OpensslHmac(Algorithm alg) : mac_(EVP_MAC_fetch(nullptr, "HMAC", nullptr)), ctx_(nullptr) {
-  if (!mac_ || !(ctx_ = EVP_MAC_CTX_new(mac_))) die("EVP_MAC_fetch(HMAC)");
-  std::string digest(name(alg));
-  OSSL_PARAM params[] = {OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, digest.data(), 0),
-                         OSSL_PARAM_construct_end()};
+OpensslHmac::OpensslHmac(Algorithm alg) : ctx_(EVP_MAC_CTX_new(test::openssl_hmac_mac())) {
+  if (!ctx_) die("EVP_MAC_CTX_new(HMAC)");
+  OSSL_PARAM params[] = {
+      OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, const_cast<char*>(test::openssl_name(alg)), 0),
+      OSSL_PARAM_construct_end()};
   if (EVP_MAC_CTX_set_params(ctx_, params) != 1) die("HMAC digest parameter");
 }
 
-OpensslHmac::~OpensslHmac() {
-  EVP_MAC_CTX_free(ctx_);
-  EVP_MAC_free(mac_);
-}
+OpensslHmac::~OpensslHmac() { EVP_MAC_CTX_free(ctx_); }
 
 void OpensslHmac::mac(const std::uint8_t* key, std::size_t keylen, const std::uint8_t* data, std::size_t len,
                       std::uint8_t* out, std::size_t outlen) {

@@ -6,13 +6,13 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "openssl.h"  // tests/support: the oracle's EVP objects, fetched once
 #include "shakedown/algorithm.h"
 
 namespace shakedown::bench {
 
-// Fetched once per algorithm (OpenSSL's names match our canonical ones, case-insensitively);
-// throws std::runtime_error if this OpenSSL lacks the algorithm.
-const EVP_MD* openssl_md(Algorithm alg);
+// Fetched once per algorithm; throws std::runtime_error if this OpenSSL lacks the algorithm.
+using test::openssl_md;
 
 // One-shot digest: EVP_Digest for fixed-size digests; for SHAKE the same sequence with
 // EVP_DigestFinalXOF, since EVP_Digest cannot ask for outlen bytes. Aborts on failure.
@@ -30,7 +30,6 @@ class OpensslHmac {
            std::uint8_t* out, std::size_t outlen);
 
  private:
-  EVP_MAC* mac_;
   EVP_MAC_CTX* ctx_;
 };
 

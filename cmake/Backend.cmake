@@ -13,6 +13,8 @@
 # - the global property SHAKEDOWN_COMPILED_BACKENDS lists "<family>/<name>" of every compiled row, for the
 #   verification matrix.
 # shakedown_backend_rows_header(<dir>) writes <dir>/backend_rows.h once every arch call is made.
+# shakedown_backends_compiled(<var> <family/name>...) sets <var> to whether every named backend is compiled (the
+# tests that need one, and the environments of ci/matrix/ that say needs=).
 
 function(shakedown_backend family name source)
   cmake_parse_arguments(B "" "" "COMPILE_OPTIONS" ${ARGN})
@@ -37,6 +39,17 @@ function(shakedown_backend family name source)
   set_property(GLOBAL APPEND PROPERTY SHAKEDOWN_COMPILED_BACKENDS "${family}/${name}")
   set_property(GLOBAL APPEND PROPERTY SHAKEDOWN_BACKEND_ROW_DECLS_${family} "${_id}")
   set_property(GLOBAL APPEND PROPERTY SHAKEDOWN_BACKEND_ROW_LINES "#define SHAKEDOWN_ROW_${_id} &${_row},")
+endfunction()
+
+function(shakedown_backends_compiled var)
+  get_property(_compiled GLOBAL PROPERTY SHAKEDOWN_COMPILED_BACKENDS)
+  set(_all TRUE)
+  foreach(_b IN LISTS ARGN)
+    if(NOT _b IN_LIST _compiled)
+      set(_all FALSE)
+    endif()
+  endforeach()
+  set(${var} ${_all} PARENT_SCOPE)
 endfunction()
 
 function(shakedown_backend_rows_header dir)

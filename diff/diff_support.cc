@@ -1,8 +1,7 @@
-// Shared helpers of the differential suites: seeded randomness, update splits, guard pages, crash notes.
+// Shared helpers of the differential suites: seeded randomness, update splits, crash notes.
 #include "diff_support.h"
 
 #include <signal.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -119,46 +118,26 @@ std::vector<std::uint8_t> digest_oneshot(Algorithm alg, std::string_view backend
   return out;
 }
 
+std::vector<std::uint8_t> run_handoff(Family family, const std::string& a, const std::string& b, const std::string& c,
+                                      const std::vector<std::uint8_t>& want, const HandoffScenario& run) {
+  std::vector<std::uint8_t> got = run(a, b, c);
+  if (got == want) return got;
+  std::vector<std::string> chain;
+  for (const std::string& x : {a, b, c})
+    if (std::find(chain.begin(), chain.end(), x) == chain.end()) chain.push_back(x);
+  std::vector<std::string> wrong;
+  for (const std::string& x : chain)
+    if (run(x, x, x) != want) wrong.push_back(x);
+  for (const std::string& x : wrong.empty() ? chain : wrong) test::charge_failure(family, x);
+  return got;
+}
+
 std::string generic_verdict(Algorithm alg, std::string_view backend, std::span<const std::uint8_t> msg,
                             std::span<const std::size_t> chunks, std::size_t outlen) {
   if (backend == "generic") return "";
   bool agrees = digest_in_chunks(alg, "generic", msg, chunks, outlen) == test::openssl_digest(alg, msg, outlen);
   return agrees ? "(generic with the same updates agrees with OpenSSL)"
                 : "(generic with the same updates ALSO differs from OpenSSL: framing or generic is broken)";
-}
-
-// ---- Guard pages ----
-
-namespace {
-std::size_t page_size() {
-  static const std::size_t size = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
-  return size;
-}
-}  // namespace
-
-GuardedBuffer::GuardedBuffer(std::size_t size, bool at_end) : size_(size) {
-  const std::size_t page = page_size();
-  const std::size_t usable = std::max<std::size_t>(1, (size + page - 1) / page) * page;
-  map_len_ = usable + 2 * page;
-  map_ = mmap(nullptr, map_len_, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (map_ == MAP_FAILED) throw std::runtime_error("GuardedBuffer: mmap failed");
-  auto* base = static_cast<std::uint8_t*>(map_);
-  if (mprotect(base + page, usable, PROT_READ | PROT_WRITE) != 0) {
-    munmap(map_, map_len_);
-    throw std::runtime_error("GuardedBuffer: mprotect failed");
-  }
-  data_ = at_end ? base + page + usable - size : base + page;
-}
-
-GuardedBuffer::~GuardedBuffer() { munmap(map_, map_len_); }
-
-std::uint8_t* inaccessible_page() {
-  static std::uint8_t* page = [] {
-    void* p = mmap(nullptr, page_size(), PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) throw std::runtime_error("inaccessible_page: mmap failed");
-    return static_cast<std::uint8_t*>(p);
-  }();
-  return page;
 }
 
 // ---- Crash notes ----

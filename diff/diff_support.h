@@ -1,8 +1,9 @@
-// Shared helpers of the differential suites: seeded randomness, update splits, guard pages, crash notes.
+// Shared helpers of the differential suites: seeded randomness, update splits, crash notes.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -64,32 +65,24 @@ std::vector<std::uint8_t> digest_in_chunks(Algorithm alg, std::string_view backe
 // Our one-shot digest on a named backend.
 std::vector<std::uint8_t> digest_oneshot(Algorithm alg, std::string_view backend,
                                          std::span<const std::uint8_t> msg, std::size_t outlen);
+// A scenario that hands one computation from backend a to b to c and returns its output.
+using HandoffScenario =
+    std::function<std::vector<std::uint8_t>(const std::string& a, const std::string& b, const std::string& c)>;
+// Runs run(a, b, c). When its output differs from `want`, the failure is charged (tests/support/records.h) to
+// the backends that are wrong on their own: each runs the identical scenario alone, run(x, x, x), so it gets
+// every block-function call the handoff made, including the ones that went wrong. When each is right alone,
+// the handoff between them failed, and all of them are charged. A broken backend is blamed, not the healthy
+// ones that handed a state to it or took one from it.
+std::vector<std::uint8_t> run_handoff(Family family, const std::string& a, const std::string& b, const std::string& c,
+                                      const std::vector<std::uint8_t>& want, const HandoffScenario& run);
 // For failure messages: whether the generic backend, fed the same updates, agrees with OpenSSL, which
 // tells a broken backend apart from broken framing. Empty when `backend` is generic itself.
 std::string generic_verdict(Algorithm alg, std::string_view backend, std::span<const std::uint8_t> msg,
                             std::span<const std::size_t> chunks, std::size_t outlen);
 
-// `size` usable bytes bordered by PROT_NONE pages on both sides. `at_end` (default) puts the
-// usable bytes flush against the trailing guard page, otherwise flush after the leading one.
-class GuardedBuffer {
- public:
-  explicit GuardedBuffer(std::size_t size, bool at_end = true);
-  ~GuardedBuffer();
-  GuardedBuffer(const GuardedBuffer&) = delete;
-  GuardedBuffer& operator=(const GuardedBuffer&) = delete;
-  std::uint8_t* data() const { return data_; }
-  std::uint8_t* end() const { return data_ + size_; }
-  std::size_t size() const { return size_; }
-
- private:
-  void* map_;
-  std::size_t map_len_;
-  std::uint8_t* data_;
-  std::size_t size_;
-};
-
-// A page that can be neither read nor written, for zero-length calls that must not touch memory.
-std::uint8_t* inaccessible_page();
+// Guard pages: tests/support/guarded.h.
+using test::GuardedBuffer;
+using test::inaccessible_page;
 
 // While alive, names the check in flight on this thread if the process dies of SIGSEGV/SIGBUS
 // (a guard page hit), then lets the previous handler (ASan's or the default) report the fault.

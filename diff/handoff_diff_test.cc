@@ -42,28 +42,34 @@ TEST_P(HandoffDiff, ContextRebindMidStream) {
         const std::string shape = std::string(name(p.alg)) + " handoff " + p.backend + " -> " + b + " -> " + c +
                                   ": seed=" + std::to_string(seed) + " length " + std::to_string(msg.size()) +
                                   " cuts at " + std::to_string(x) + "," + std::to_string(y);
-        Hasher h(p.alg, p.backend);
-        h.update(msg.data(), x);
-        testing::rebind(h, b);
-        h.update(msg.data() + x, y - x);
-        ASSERT_EQ(h.backend_name(), b) << shape;
-        if (is_xof(p.alg)) {
-          // Squeezing hands off too: B pads and squeezes a part, C squeezes the rest.
+        // SHAKE: squeezing hands off too, B pads and squeezes a part, C squeezes the rest.
+        const std::size_t first = is_xof(p.alg) ? rng.below(2 * B + 1) : 0;
+        const std::size_t second = is_xof(p.alg) ? rng.below(2 * B + 1) : 0;
+        auto run = [&](const std::string& first_backend, const std::string& middle, const std::string& last) {
+          Hasher h(p.alg, first_backend);
+          h.update(msg.data(), x);
+          testing::rebind(h, middle);
+          h.update(msg.data() + x, y - x);
+          EXPECT_EQ(h.backend_name(), middle) << shape;
+          if (!is_xof(p.alg)) {
+            testing::rebind(h, last);
+            h.update(msg.data() + y, msg.size() - y);
+            Bytes got(outlen);
+            h.final(got);
+            return got;
+          }
           h.update(msg.data() + y, msg.size() - y);
-          const std::size_t first = rng.below(2 * B + 1), second = rng.below(2 * B + 1);
           Bytes got(first + second);
           h.squeeze(got.data(), first);
-          testing::rebind(h, c);
+          testing::rebind(h, last);
           h.squeeze(got.data() + first, second);
-          ASSERT_EQ(got, test::openssl_digest(p.alg, msg, got.size()))
-              << shape << ", squeezes " << first << " (" << b << ") + " << second << " (" << c << ")";
-        } else {
-          testing::rebind(h, c);
-          h.update(msg.data() + y, msg.size() - y);
-          Bytes got(outlen);
-          h.final(got);
-          ASSERT_EQ(got, test::openssl_digest(p.alg, msg)) << shape;
-        }
+          return got;
+        };
+        const Bytes want = test::openssl_digest(p.alg, msg, is_xof(p.alg) ? first + second : outlen);
+        ASSERT_EQ(run_handoff(family_of(p.alg), p.backend, b, c, want, run), want)
+            << shape << (is_xof(p.alg) ? ", squeezes " + std::to_string(first) + " (" + b + ") + " +
+                                             std::to_string(second) + " (" + c + ")"
+                                       : std::string());
         ++runs;
       }
       record({p.alg, b}, "handoff-middle", per_pair);
@@ -80,7 +86,6 @@ void sha2_block_handoff(const test::AlgBackend& p, const std::vector<std::string
                         std::size_t& runs) {
   using F = Sha2Family<Word>;
   const std::string param = test::param_name(p);
-  const auto& a = F::get(p.backend);
   Word iv[8];
   ref::chaining_value(Hasher(p.alg, "generic"), iv);
   std::size_t iteration = 0;
@@ -93,12 +98,16 @@ void sha2_block_handoff(const test::AlgBackend& p, const std::vector<std::string
         const Bytes padded = ref::md_padded(msg, F::kBlock);
         const std::size_t n = padded.size() / F::kBlock;
         auto [x, y] = cuts(rng, n);
-        Word h[8];
-        std::copy(iv, iv + 8, h);
-        a.blocks(h, padded.data(), x);
-        F::get(bn).blocks(h, padded.data() + x * F::kBlock, y - x);
-        F::get(cn).blocks(h, padded.data() + y * F::kBlock, n - y);
-        ASSERT_EQ(ref::md_digest(h, digest_size(p.alg)), test::openssl_digest(p.alg, msg))
+        auto run = [&](const std::string& first, const std::string& middle, const std::string& last) {
+          Word h[8];
+          std::copy(iv, iv + 8, h);
+          F::get(first).blocks(h, padded.data(), x);
+          F::get(middle).blocks(h, padded.data() + x * F::kBlock, y - x);
+          F::get(last).blocks(h, padded.data() + y * F::kBlock, n - y);
+          return ref::md_digest(h, digest_size(p.alg));
+        };
+        const Bytes want = test::openssl_digest(p.alg, msg);
+        ASSERT_EQ(run_handoff(family_of(p.alg), p.backend, bn, cn, want, run), want)
             << name(p.alg) << " block handoff " << p.backend << " -> " << bn << " -> " << cn << ": seed=" << seed
             << " message length " << msg.size() << ", padded blocks " << n << " split " << x << "/" << y - x << "/"
             << n - y;
@@ -134,18 +143,22 @@ void keccak_block_handoff(const test::AlgBackend& p, const std::vector<std::stri
         const Bytes padded = ref::sponge_padded(msg, rate, is_xof(p.alg));
         const std::size_t n = padded.size() / rate;
         auto [x, y] = cuts(rng, n);
-        const auto& c = shakedown::backend<Family::keccak>(cn);
-        std::uint64_t st[25] = {};
-        run_blocks(shakedown::backend<Family::keccak>(p.backend), st, padded.data(), x);
-        run_blocks(shakedown::backend<Family::keccak>(bn), st, padded.data() + x * rate, y - x);
-        run_blocks(c, st, padded.data() + y * rate, n - y);
         const std::size_t outlen = is_xof(p.alg) ? 1 + rng.below(3 * rate) : digest_size(p.alg);
-        Bytes out(outlen);
-        for (std::size_t off = 0; off < outlen; off += rate) {
-          if (off) c.permute(st);
-          ref::sponge_extract(st, out.data() + off, std::min(rate, outlen - off));
-        }
-        ASSERT_EQ(out, test::openssl_digest(p.alg, msg, outlen))
+        auto run = [&](const std::string& first, const std::string& middle, const std::string& last) {
+          const auto& c = shakedown::backend<Family::keccak>(last);
+          std::uint64_t st[25] = {};
+          run_blocks(shakedown::backend<Family::keccak>(first), st, padded.data(), x);
+          run_blocks(shakedown::backend<Family::keccak>(middle), st, padded.data() + x * rate, y - x);
+          run_blocks(c, st, padded.data() + y * rate, n - y);
+          Bytes out(outlen);
+          for (std::size_t off = 0; off < outlen; off += rate) {
+            if (off) c.permute(st);
+            ref::sponge_extract(st, out.data() + off, std::min(rate, outlen - off));
+          }
+          return out;
+        };
+        const Bytes want = test::openssl_digest(p.alg, msg, outlen);
+        ASSERT_EQ(run_handoff(family_of(p.alg), p.backend, bn, cn, want, run), want)
             << name(p.alg) << " block handoff " << p.backend << " -> " << bn << " -> " << cn << ": seed=" << seed
             << " message length " << msg.size() << ", padded blocks " << n << " split " << x << "/" << y - x << "/"
             << n - y << ", output " << outlen;

@@ -6,7 +6,8 @@ set_source_files_properties(src/zvk_model.cc PROPERTIES COMPILE_OPTIONS "-O2")
 
 # The model's own tests: pure model semantics against the independent reference (no signals), then the real
 # instructions through the handler (asm callers, reserved encodings as death tests, the regression proofs).
-# Run once per VLEN by emul/tests_riscv64.cmake; the references are sha_reference and FIPS digests, no OpenSSL.
+# Run once per VLEN (self-test= of ci/matrix/riscv64.txt); the references are sha_reference and FIPS digests, no
+# OpenSSL.
 add_executable(shakedown_emul_zvk_tests
   tests/main.cc
   tests/zvk_model_test.cc
@@ -17,16 +18,11 @@ target_include_directories(shakedown_emul_zvk_tests PRIVATE ${CMAKE_CURRENT_SOUR
 target_link_libraries(shakedown_emul_zvk_tests PRIVATE shakedown_emul shakedown::shakedown GTest::gtest
                       $<BUILD_INTERFACE:shakedown_warnings>)
 
-# The emulated vector backends in the fuzz targets' random runs under the first qemu-riscv64 model (VLEN 128;
-# fuzz/CMakeLists.txt reads these).
-set_property(GLOBAL APPEND PROPERTY SHAKEDOWN_EMUL_FUZZ_VARIANTS emul-zvk)
-set_property(GLOBAL PROPERTY SHAKEDOWN_EMUL_FUZZ_ENV_emul-zvk
-  "SHAKEDOWN_EMULATE=zvk:zvknhb,tail-ones" "SHAKEDOWN_TEST_ASSUME=rv_zvknhb,rv_zvkb"
-  "SHAKEDOWN_EMULATE_REQUIRE=vsha2ms=10,vsha2ch=10,vsha2cl=10" "SHAKEDOWN_ENV_NAME=emul.zvk-vlen128")
-
-# Emulator conformance (docs/qemu10.md): the model against QEMU 10's own Zvknhb/Zvkb, instruction by instruction.
-# Registered by emul/tests_riscv64.cmake once per VLEN and tail policy; under QEMU 7.2 every case would be illegal.
+# Emulator conformance (docs/qemu10.md): the model against QEMU 10's own Zvknhb/Zvkb, instruction by instruction, once
+# per VLEN and tail policy (the qemu10-riscv64.*.zvk_conformance rows of ci/matrix/riscv64.txt); under QEMU 7.2 every
+# case would be illegal.
 add_executable(shakedown_emul_zvk_conformance tests/main.cc tests/sigill_probe.cc tests/zvk_conformance_test.cc)
 target_include_directories(shakedown_emul_zvk_conformance PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/src)
 target_link_libraries(shakedown_emul_zvk_conformance PRIVATE shakedown_emul GTest::gtest
                       $<BUILD_INTERFACE:shakedown_warnings>)
+# The emulated environments (suites and fuzz drivers under the model, per VLEN): ci/matrix/riscv64.txt.

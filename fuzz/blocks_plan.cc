@@ -66,7 +66,7 @@ std::string describe(const BlocksPlan& p) {
     s += " permute() x" + std::to_string(p.permutations) + "\n";
   else
     s += " absorb(), rate " + std::to_string(p.rate) + ", " + std::to_string(p.nblocks()) + " block(s)\n";
-  s += "  state:      " + to_hex(p.state) + "\n";
+  s += "  state:      " + to_hex(p.state, 64) + "\n";
   s += "  data:       at buffer offset " + std::to_string(p.data_align) + "\n";
   s += "  handoff:    " + std::string(p.family == Family::keccak && p.keccak_op == BlocksPlan::KeccakOp::permute
                                         ? "permutations"

@@ -82,7 +82,7 @@ class ApiRun {
 
   void fail(const std::string& problem, std::vector<std::uint8_t> got = {}, std::vector<std::uint8_t> want = {}) {
     verdict.divergences.push_back(
-        {"op #" + std::to_string(index_) + " " + describe(*op_), problem, std::move(got), std::move(want)});
+        {"op #" + std::to_string(index_) + " " + describe(*op_), problem, std::move(got), std::move(want), {}});
   }
 
   // Runs call; true when it succeeded and success was expected. A thrown Error whose code is in

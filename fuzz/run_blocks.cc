@@ -91,6 +91,7 @@ Verdict run_blocks_plan(const BlocksPlan& p) {
                : p.keccak_op == BlocksPlan::KeccakOp::permute ? " permutation"
                                                                      : " absorb");
   v.reference = "generic, one call";
+  v.family = p.family;
   // Data at data_align in a buffer that ends with it: over-reads are caught by ASan.
   std::vector<std::uint8_t> buf(p.data_align + p.data.size());
   std::copy(p.data.begin(), p.data.end(), buf.begin() + static_cast<std::ptrdiff_t>(p.data_align));
@@ -111,10 +112,20 @@ Verdict run_blocks_plan(const BlocksPlan& p) {
          {Variant{names[i], nullptr},
           Variant{names[i] + " then " + second + " at " + std::to_string(p.split), &second}}) {
       std::vector<std::uint8_t> got = run(p, data, names[i], variant.second);
-      if (got == want)
+      if (got == want) {
         v.agreeing.push_back(variant.label);
-      else
-        v.divergences.push_back({variant.label, "state differs from generic", std::move(got), want});
+        continue;
+      }
+      // Who is wrong: each backend of a split run makes the same two calls alone (the plain run makes one
+      // call, which a fault in one of the two may not show); when each alone is right, both are charged.
+      std::vector<std::string> culprits{names[i]};
+      if (variant.second && *variant.second != names[i]) {
+        culprits.clear();
+        for (const std::string* b : {&names[i], variant.second})
+          if (run(p, data, *b, b) != want) culprits.push_back(*b);
+        if (culprits.empty()) culprits = {names[i], *variant.second};
+      }
+      v.divergences.push_back({variant.label, "state differs from generic", std::move(got), want, culprits});
     }
   }
   return v;

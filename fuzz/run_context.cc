@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <utility>
 
 #include "shakedown/backend.h"
 #include "shakedown/cpu.h"
@@ -24,16 +25,6 @@ std::array<std::vector<std::string>, kAllFamilies.size()>& cache() {
 bool g_filled = false;
 std::array<std::vector<std::uint64_t>, kAllFamilies.size()> g_runs;
 
-void write_run_records() {
-  for (Family f : kAllFamilies) {
-    const auto& names = cache()[static_cast<std::size_t>(f)];
-    const auto& runs = g_runs[static_cast<std::size_t>(f)];
-    for (std::size_t i = 0; i < names.size() && i < runs.size(); ++i)
-      if (runs[i]) test::record("fuzz", f, names[i], "plans", runs[i]);
-  }
-  test::flush_records();
-}
-
 void fill() {
   for (Family f : kAllFamilies) {
     cache()[static_cast<std::size_t>(f)] = available_backends(f);
@@ -43,6 +34,16 @@ void fill() {
   g_filled = true;
 }
 }  // namespace
+
+void write_run_records() {
+  for (Family f : kAllFamilies) {
+    const auto& names = cache()[static_cast<std::size_t>(f)];
+    auto& runs = g_runs[static_cast<std::size_t>(f)];
+    for (std::size_t i = 0; i < names.size() && i < runs.size(); ++i)
+      if (runs[i]) test::record("fuzz", f, names[i], "plans", std::exchange(runs[i], 0));
+  }
+  test::flush_records();
+}
 
 void count_run(Family family, std::size_t index) {
   auto& runs = g_runs[static_cast<std::size_t>(family)];
@@ -65,6 +66,13 @@ void initialize(bool verbose) {
     std::string assumed = testing::assume_features_from_environment();
     if (verbose && !assumed.empty()) std::fprintf(stderr, "shakedown fuzz: assumed features %s\n", assumed.c_str());
     fill();
+    std::string notes;
+    const std::string mismatch = test::check_expected_selection(notes);
+    if (verbose) std::fprintf(stderr, "%s", notes.c_str());
+    if (!mismatch.empty()) {
+      std::fprintf(stderr, "shakedown fuzz: SELECTION MISMATCH: %s\n", mismatch.c_str());
+      std::exit(3);
+    }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "shakedown fuzz: cannot set up the environment: %s\n", e.what());
     std::exit(2);

@@ -13,11 +13,14 @@ namespace shakedown::fuzz {
 const std::vector<std::string>& backends_of(Family family);
 
 // Counts one plan executed on backends_of(family)[index]. At exit the totals become execution
-// records (suite "fuzz", see tests/support.h) for the backend coverage gate.
+// records (suite "fuzz", tests/support/records.h) for the backend coverage gate.
 void count_run(Family family, std::size_t index);
+// Writes the counts (and any failure recorded) now: a run about to abort() on a mismatch calls it.
+void write_run_records();
 
 // LLVMFuzzerInitialize body shared by all targets, the standalone driver and shakedown-repro:
-// installs the emulators (when linked) and SHAKEDOWN_TEST_ASSUME, then prints the backends.
+// installs the emulators (when linked) and SHAKEDOWN_TEST_ASSUME, prints the backends, and exits with
+// status 3 unless the registry selected what SHAKEDOWN_EXPECT_SELECTED says (as the test main does).
 void initialize(bool verbose);
 
 }  // namespace shakedown::fuzz

@@ -16,7 +16,8 @@ namespace {
 struct RunOutput {
   std::string label;
   std::vector<std::uint8_t> out;
-  std::string error;  // non-empty: the run threw, which no valid plan should make it do
+  std::string error;                  // non-empty: the run threw, which no valid plan should make it do
+  std::vector<std::string> backends;  // who produced out
 };
 
 // Output written at plan.out_align inside a buffer that ends exactly where the output does, so that
@@ -48,16 +49,19 @@ void run_contexts(const HashPlan& p, Ctx ctx, const std::uint8_t* msg, std::stri
                   const std::string* handoff_to, std::vector<RunOutput>& results) {
   std::optional<Ctx> clone;
   std::string clone_label;
+  std::vector<std::string> backends{label}, clone_backends;
   std::size_t offset = 0;
   for (std::size_t i = 0; i <= p.chunks.size(); ++i) {
     if (p.clone_before == i) {
       clone.emplace(ctx);
       clone_label = "clone of " + label + " before update #" + std::to_string(i) + (handoff_to ? " (handoff run)" : "");
+      clone_backends = backends;
     }
     if constexpr (std::is_same_v<Ctx, Hasher>) {
       if (handoff_to && p.handoff_before == i) {
         testing::rebind(ctx, *handoff_to);
         label += " -> " + *handoff_to + " before update #" + std::to_string(i);
+        if (*handoff_to != backends.front()) backends.push_back(*handoff_to);
       }
     }
     if (i == p.chunks.size()) break;
@@ -65,8 +69,8 @@ void run_contexts(const HashPlan& p, Ctx ctx, const std::uint8_t* msg, std::stri
     if (clone) clone->update(msg + offset, p.chunks[i]);
     offset += p.chunks[i];
   }
-  results.push_back({label, finish(ctx, p), {}});
-  if (clone) results.push_back({clone_label, finish(*clone, p), {}});
+  results.push_back({label, finish(ctx, p), {}, backends});
+  if (clone) results.push_back({clone_label, finish(*clone, p), {}, clone_backends});
 }
 
 void run_backend(const HashPlan& p, const std::string& backend, const std::string* handoff_to,
@@ -77,14 +81,14 @@ void run_backend(const HashPlan& p, const std::string& backend, const std::strin
     else
       run_contexts(p, Hasher(p.alg, backend), msg, backend, handoff_to, results);
   } catch (const std::exception& e) {
-    results.push_back({backend, {}, std::string("threw: ") + e.what()});
+    results.push_back({backend, {}, std::string("threw: ") + e.what(), {backend}});
   }
 }
 
 // The one-shot entry points take a separate code path (no Hasher for hash(); KLMD hooks).
 void run_oneshot(const HashPlan& p, const std::uint8_t* msg, std::vector<RunOutput>& results) {
-  const std::string label = "one-shot " + std::string(p.hmac ? "hmac()" : "hash()") + " on " +
-                            std::string(selected_backend(family_of(p.alg)));
+  const std::string backend(selected_backend(family_of(p.alg)));
+  const std::string label = "one-shot " + std::string(p.hmac ? "hmac()" : "hash()") + " on " + backend;
   try {
     std::vector<std::uint8_t> out;
     if (p.hmac) {
@@ -95,9 +99,9 @@ void run_oneshot(const HashPlan& p, const std::uint8_t* msg, std::vector<RunOutp
       hash(p.alg, msg, p.message.size(), buf.data() + p.out_align, p.output_size());
       out.assign(buf.begin() + static_cast<std::ptrdiff_t>(p.out_align), buf.end());
     }
-    results.push_back({label, std::move(out), {}});
+    results.push_back({label, std::move(out), {}, {backend}});
   } catch (const std::exception& e) {
-    results.push_back({label, {}, std::string("threw: ") + e.what()});
+    results.push_back({label, {}, std::string("threw: ") + e.what(), {backend}});
   }
 }
 
@@ -107,6 +111,7 @@ Verdict run_hash_plan(const HashPlan& p) {
   Verdict v;
   v.subject = std::string(p.hmac ? "HMAC-" : "") + std::string(name(p.alg));
   v.reference = p.hmac ? "OpenSSL EVP_MAC one-shot" : "OpenSSL EVP one-shot";
+  v.family = family_of(p.alg);
   std::vector<std::uint8_t> want;
   if (p.hmac) {
     want = test::openssl_hmac(p.alg, p.key, p.message);
@@ -138,12 +143,12 @@ Verdict run_hash_plan(const HashPlan& p) {
 
   for (auto& r : results) {
     if (!r.error.empty()) {
-      v.divergences.push_back({r.label, r.error, {}, {}});
+      v.divergences.push_back({r.label, r.error, {}, {}, r.backends});
     } else if (r.out != want) {
       std::string problem = "output differs from " + v.reference;
       if (generic_out && r.label != "generic")
         problem += *generic_out == r.out ? " (but matches generic)" : " and from generic";
-      v.divergences.push_back({r.label, problem, std::move(r.out), want});
+      v.divergences.push_back({r.label, problem, std::move(r.out), want, r.backends});
     } else {
       v.agreeing.push_back(r.label);
     }

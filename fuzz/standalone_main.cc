@@ -131,7 +131,7 @@ int main(int argc, char** argv) {
   std::fprintf(stderr, "standalone driver: %zu file(s) replayed, %llu random input(s) (seed %llu), %.0f exec/s: OK\n",
                files.size(), static_cast<unsigned long long>(random_runs), static_cast<unsigned long long>(opt.seed),
                rate);
-  // libFuzzer's -print_final_stats lines, so that one log parser reads both drivers (ci/fuzz-time-boxed).
+  // libFuzzer's -print_final_stats lines, so that one log parser reads both drivers (ci/driver.py).
   std::fprintf(stderr, "stat::number_of_executed_units: %llu\nstat::average_exec_per_sec:     %.0f\n",
                static_cast<unsigned long long>(total), rate);
   return 0;

@@ -15,17 +15,14 @@ std::optional<std::size_t> first_difference(std::span<const std::uint8_t> a, std
   return std::nullopt;
 }
 
-std::string to_hex(std::span<const std::uint8_t> bytes, std::size_t max_bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string s;
-  const std::size_t n = std::min(bytes.size(), max_bytes);
-  s.reserve(2 * n + 16);
-  for (std::size_t i = 0; i < n; ++i) {
-    s.push_back(kDigits[bytes[i] >> 4]);
-    s.push_back(kDigits[bytes[i] & 15]);
-  }
-  if (n < bytes.size()) s += "... (" + std::to_string(bytes.size()) + " bytes)";
-  return s;
+std::vector<std::string> Verdict::culprits() const {
+  std::vector<std::string> alone, combined;
+  auto add = [](std::vector<std::string>& to, const std::string& b) {
+    if (std::find(to.begin(), to.end(), b) == to.end()) to.push_back(b);
+  };
+  for (const Divergence& d : divergences)
+    for (const std::string& b : d.backends) add(d.backends.size() == 1 ? alone : combined, b);
+  return alone.empty() ? combined : alone;
 }
 
 namespace {

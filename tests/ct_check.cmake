@@ -1,7 +1,6 @@
 # The constant-time suite (tests/ct_check.cc) under the tool of this build, and its deliberate-leak variant.
 # Included by the top level when SHAKEDOWN_CT_CHECK is on: the msan preset (MemorySanitizer) and the valgrind
 # preset (a native g++-12 build with SHAKEDOWN_CT_VALGRIND, run under Valgrind memcheck: never under QEMU).
-include(${CMAKE_CURRENT_LIST_DIR}/oracle.cmake)  # test support: the execution records
 
 if(CMAKE_CXX_FLAGS MATCHES "-fsanitize=memory")
   # Reports must name source lines: MSan needs llvm-symbolizer for that (Debian's llvm package).
@@ -37,7 +36,7 @@ function(shakedown_ct_driver target)
   add_executable(${target} ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/ct_check.cc ${ARGN})
   target_include_directories(${target} PRIVATE ${PROJECT_SOURCE_DIR}/lib/src)  # internal/constant_time.h
   target_compile_definitions(${target} PRIVATE $<$<BOOL:${SHAKEDOWN_CT_VALGRIND}>:SHAKEDOWN_CT_VALGRIND=1>)
-  target_link_libraries(${target} PRIVATE shakedown_oracle $<BUILD_INTERFACE:shakedown_warnings>)
+  target_link_libraries(${target} PRIVATE shakedown_test_support $<BUILD_INTERFACE:shakedown_warnings>)
 endfunction()
 
 shakedown_ct_driver(shakedown_ct_check)

@@ -209,10 +209,13 @@ void check_all_backends() {
     }
     for (Algorithm alg : shakedown::kAllAlgorithms) {
       if (shakedown::family_of(alg) != family) continue;
+      const int failures_before = g_failures;
       const unsigned long long n = check_backend(alg, b.info.name);
       g_checks += n;
-      // The coverage gate's execution record (tests/support.cc format), appended in one locked write at exit.
+      // The coverage gate's execution records (tests/support/records.h), appended in one locked write at exit:
+      // the checks, and a failure charged to this backend when its output was wrong.
       if (!g_records.report("msan", alg, b.info.name, "digest", n)) std::exit(2);
+      if (g_failures != failures_before && !g_records.add_failure("msan.check", alg, b.info.name)) std::exit(2);
     }
   };
   shakedown::test::for_each_backend(unavailable, run);

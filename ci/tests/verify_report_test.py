@@ -1,136 +1,263 @@
 #!/usr/bin/env python3
-"""The coverage gate must fail when an expected backend did not run, or ran and failed, and pass otherwise."""
+"""The coverage gate and its reports: it must fail when an expected backend did not run, when a backend's output
+was wrong (and say which backend), when a ctest entry failed however it ended, and when a compiled backend is
+required nowhere; every report format must show the same failures."""
 import json
 import os
-import platform
 import subprocess
 import sys
 import tempfile
+import textwrap
 import unittest
 
 REPORT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "verify_report.py")
 
+X86 = """\
+    build host-default  preset=default  modes=test
+    build host-fuzz     preset=fuzz     modes=test  checks=fuzz
+    env qemu-x86_64.avx2  runner=qemu  cpu=max  suites=vectors,diff  select=sha256=x86_64/avx2
+    expect host-*  sha256/x86_64/shani
+    expect host-default  sha256/x86_64/avx2
+    expect host-default  */generic
+    """
+S390X = """\
+    env qemu-s390x.max  runner=qemu  cpu=max  suites=vectors  select=sha512=s390x/cpacf
+    """
 
-def record(env, family, backend, suite="vectors", count=5, check="x", arch="x86_64"):
+
+def rec(env, family, backend, suite="vectors", count=5, check="x", arch="x86_64"):
     return {"suite": suite, "family": family, "backend": backend, "check": check, "count": count, "env": env,
             "arch": arch}
 
 
+def compiled(*backends, arch="x86_64", env="host-default"):
+    return [rec(env, b.split("/", 1)[0], b.split("/", 1)[1], suite="compiled", count=1, check="available", arch=arch)
+            for b in backends]
+
+
+def failure(env, test, backend="", arch="x86_64"):
+    fam, _, name = backend.partition("/")
+    return {"suite": "failure", "family": fam, "backend": name, "check": test, "count": 1, "env": env, "arch": arch}
+
+
+def result(test, status="failed", kind="Failed", env="host-default", build="host-default", in_flight="", arch="x86_64"):
+    return {"build": build, "arch": arch, "test": test, "status": status, "kind": kind if status == "failed" else "",
+            "env": env, "time": 0.1, "in_flight": in_flight, "output": "", "command": ["/b/" + test.split(".")[0]],
+            "environment": [f"SHAKEDOWN_ENV_NAME={env}"], "cwd": "/b"}
+
+
+# A run of the small x86 matrix in which everything expected ran.
+def healthy():
+    out = compiled("sha256/x86_64/shani", "sha256/x86_64/avx2", "sha256/generic", "sha512/generic", "keccak/generic")
+    for b in ("sha256/x86_64/shani", "sha256/x86_64/avx2", "sha256/generic", "sha512/generic", "keccak/generic"):
+        fam, _, name = b.partition("/")
+        out += [rec("host-default", fam, name), rec("host-default", fam, name, suite="diff")]
+    out += [rec("host-fuzz", "sha256", "x86_64/shani", suite="fuzz")]
+    out += [rec("qemu-x86_64.avx2", "sha256", "x86_64/avx2", suite=s) for s in ("vectors", "diff")]
+    return out
+
+
 class GateTest(unittest.TestCase):
-    def run_gate(self, records, expect_lines, results=(), extra=(), expect_files=None):
+    def run_gate(self, records, results=(), extra=(), files=None):
         with tempfile.TemporaryDirectory() as d:
-            rec = os.path.join(d, "records.jsonl")
-            with open(rec, "w") as f:
+            mdir = os.path.join(d, "ci", "matrix")
+            os.makedirs(mdir)
+            for arch, text in (files or {"x86_64": X86}).items():
+                with open(os.path.join(mdir, arch + ".txt"), "w") as f:
+                    f.write(textwrap.dedent(text))
+            with open(os.path.join(d, "records.jsonl"), "w") as f:
                 f.writelines(json.dumps(r) + "\n" for r in records)
-            res = os.path.join(d, "results.tsv")
-            with open(res, "w") as f:
-                f.writelines("\t".join(r) + "\n" for r in results)
-            exp = os.path.join(d, "expect")
-            os.mkdir(exp)
-            for name, lines in (expect_files or {"x86_64.txt": expect_lines}).items():
-                with open(os.path.join(exp, name), "w") as f:
-                    f.write("\n".join(lines) + "\n")
-            p = subprocess.run([sys.executable, REPORT, "--records", rec, "--results", res, "--expect", exp,
-                                "--out", os.path.join(d, "out"), *extra], capture_output=True, text=True)
-            return p.returncode, p.stdout
+            with open(os.path.join(d, "results.jsonl"), "w") as f:
+                f.writelines(json.dumps(r) + "\n" for r in results)
+            out = os.path.join(d, "out")
+            p = subprocess.run([sys.executable, REPORT, "--matrix", mdir, "--records", os.path.join(d, "records.jsonl"),
+                                "--results", os.path.join(d, "results.jsonl"), "--out", out,
+                                "--arches", ",".join(files or ["x86_64"]), *extra], capture_output=True, text=True)
+            reports = {}
+            for name in ("report.md", "report.json", "report.html"):
+                if os.path.exists(os.path.join(out, name)):
+                    with open(os.path.join(out, name)) as f:
+                        reports[name] = f.read()
+            return p.returncode, p.stdout + p.stderr, reports
 
     def test_all_expected_backends_ran(self):
-        rc, out = self.run_gate([record("host-default", "sha256", "x86_64/shani")],
-                                ["host-default sha256/x86_64/shani native vectors"])
+        rc, out, reports = self.run_gate(healthy())
         self.assertEqual(rc, 0, out)
-        self.assertIn("native pass", out)
+        self.assertIn("native pass (v5 d5)", out)
+        self.assertIn("every expected backend ran", out)
+        data = json.loads(reports["report.json"])
+        self.assertEqual(data["schema"], 3)
+        self.assertEqual(data["run"]["arches"], "x86_64")
 
     def test_backend_that_did_not_run_fails_the_gate(self):
-        rc, out = self.run_gate([record("host-default", "sha256", "generic")],
-                                ["host-default sha256/x86_64/shani native vectors"])
+        recs = [r for r in healthy() if not (r["env"] == "host-fuzz")]
+        rc, out, _ = self.run_gate(recs)
         self.assertEqual(rc, 1)
-        self.assertIn("sha256/x86_64/shani in host-default", out)
-        self.assertIn("zero vectors executions", out)
+        self.assertIn("sha256/x86_64/shani in host-fuzz: environment did not run at all", out)
+        recs = [r for r in healthy() if not (r["backend"] == "x86_64/avx2" and r["suite"] == "diff"
+                                             and r["env"] == "qemu-x86_64.avx2")]
+        rc, out, _ = self.run_gate(recs)
+        self.assertEqual(rc, 1)
+        # The expectation comes from select= of the CPU model: written once, checked anyway.
+        self.assertIn("sha256/x86_64/avx2 in qemu-x86_64.avx2: expected to run (QEMU) but recorded zero diff", out)
 
-    def test_missing_environment_fails_the_gate(self):
-        rc, out = self.run_gate([record("host-default", "sha256", "generic")],
-                                ["qemu-x86_64.avx2 sha256/generic QEMU vectors"])
+    def test_a_compiled_backend_no_environment_requires_fails_the_gate(self):
+        files = {"x86_64": X86.replace("    expect host-*  sha256/x86_64/shani\n", "")}
+        rc, out, _ = self.run_gate(healthy(), files=files)
         self.assertEqual(rc, 1)
-        self.assertIn("environment did not run at all", out)
+        self.assertIn("sha256/x86_64/shani is compiled for x86_64 but no environment of ci/matrix/x86_64.txt "
+                      "requires it", out)
 
-    def test_recorded_failure_marks_the_cell(self):
-        recs = [record("host-default", "sha512", "x86_64/avx2"),
-                {"suite": "failure", "family": "", "backend": "EveryBackend/KAT.Run/sha512__x86_64_avx2",
-                 "check": "", "count": 1, "env": "host-default"}]
-        rc, out = self.run_gate(recs, ["host-default sha512/x86_64/avx2 native vectors"])
+    def test_an_expected_backend_that_is_not_compiled(self):
+        recs = [r for r in healthy() if not (r["backend"] == "x86_64/shani")]
+        rc, out, _ = self.run_gate(recs)
         self.assertEqual(rc, 1)
-        self.assertIn("FAILED", out)
+        self.assertIn("sha256/x86_64/shani in host-default: not compiled into this build", out)
 
-    def test_a_failure_is_charged_to_the_family_of_its_algorithm(self):
-        # sha224 is a SHA-256-family algorithm: its failure must mark sha256/x86_64/avx2 and leave the
-        # sha512 backend of the same name (which passed) alone; FAMILY_BACKEND parameters likewise.
-        recs = [record("host-default", "sha256", "x86_64/avx2"), record("host-default", "sha512", "x86_64/avx2"),
-                record("host-default", "keccak", "x86_64/bmi2"),
-                {"suite": "failure", "family": "", "backend": "EveryBackend/HashDiff.X/sha224__x86_64_avx2",
-                 "check": "", "count": 1, "env": "host-default"},
-                {"suite": "failure", "family": "", "backend": "X86/X86Sha2Blocks.MatchesGeneric/sha256_x86_64_avx2",
-                 "check": "", "count": 1, "env": "host-default"}]
-        rc, out = self.run_gate(recs, ["host-default sha256/x86_64/avx2 native vectors",
-                                       "host-default sha512/x86_64/avx2 native vectors"])
+    def test_a_failure_is_charged_to_the_backend_that_was_wrong(self):
+        # A handoff test parameterised on avx2 found shani wrong: only shani's cell fails.
+        recs = healthy() + [failure("host-default", "EveryBackend/HandoffDiff.ContextRebindMidStream/sha256__x86_64_avx2",
+                                    "sha256/x86_64/shani")]
+        res = [result("diff.EveryBackend/HandoffDiff.ContextRebindMidStream/sha256__x86_64_avx2")]
+        rc, out, _ = self.run_gate(recs, res)
         self.assertEqual(rc, 1)
-        self.assertIn("sha256/x86_64/avx2 in host-default: FAILED (EveryBackend/HashDiff.X/sha224__x86_64_avx2, "
-                      "X86/X86Sha2Blocks.MatchesGeneric/sha256_x86_64_avx2)", out)
-        self.assertNotIn("sha512/x86_64/avx2 in host-default: FAILED", out)
+        self.assertRegex(out, r"sha256/x86_64/shani +native FAIL")
+        self.assertRegex(out, r"sha256/x86_64/avx2 +native pass")
+        self.assertNotIn("sha256/x86_64/avx2 in host-default: FAILED", out)
+
+    def test_an_uncharged_failure_is_read_from_its_parameter_in_every_family(self):
+        recs = healthy() + compiled("keccak/x86_64/bmi2", "sha512/x86_64/avx2") + [
+            rec("host-default", "keccak", "x86_64/bmi2"), rec("host-default", "keccak", "x86_64/bmi2", suite="diff"),
+            rec("host-default", "sha512", "x86_64/avx2"), rec("host-default", "sha512", "x86_64/avx2", suite="diff"),
+            failure("host-default", "EveryBackend/BlockDiff.RandomStatesAndBlockCounts/keccak__x86_64_bmi2"),
+            failure("host-default", "EveryBackend/HashDiff.X/sha224__generic")]
+        files = {"x86_64": X86 + "    expect host-default  keccak/x86_64/bmi2\n    expect host-default  sha512/x86_64/avx2\n"}
+        rc, out, _ = self.run_gate(recs, files=files)
+        self.assertEqual(rc, 1)
+        self.assertRegex(out, r"keccak/x86_64/bmi2 +native FAIL")
+        self.assertRegex(out, r"sha256/generic +native FAIL")
         self.assertRegex(out, r"sha512/x86_64/avx2 +native pass")
 
-    def test_failed_ctest_fails_the_gate(self):
-        rc, out = self.run_gate([record("host-default", "sha256", "generic")], [],
-                                results=[("default", "unit.Hash.Something", "Failed")])
+    def test_every_failed_entry_is_counted_however_it_ended(self):
+        res = [result("diff.EveryBackend/HashDiff.X/sha256__x86_64_shani", kind="SEGFAULT",
+                      in_flight="EveryBackend/HashDiff.X/sha256__x86_64_shani"),
+               result("qemu-x86_64.avx2.shakedown_diff_tests", kind="Subprocess aborted", env="qemu-x86_64.avx2",
+                      in_flight="EveryBackend/HashDiff.GuardPages/sha256__x86_64_avx2"),
+               result("vectors.EveryBackend/KAT.ShortMsg/sha256__generic  # GetParam() = sha256 on generic",
+                      kind="Timeout"),
+               result("unit.Api.Something", kind="Failed"),
+               result("unit.Api.Other", status="passed"),
+               result("emul.x", status="skipped")]
+        rc, out, reports = self.run_gate(healthy(), res)
         self.assertEqual(rc, 1)
-        self.assertIn("unit.Hash.Something failed", out)
+        self.assertIn("ctest: 1 passed, 4 failed, 1 skipped", out)
+        self.assertIn("qemu-x86_64.avx2.shakedown_diff_tests subprocess aborted", out)
+        self.assertIn("timeout", out)
+        self.assertRegex(out, r"sha256/x86_64/avx2 .*QEMU FAIL")  # the test the aborted binary was running
+        self.assertRegex(out, r"sha256/generic +native FAIL")
+        failures = json.loads(reports["report.json"])["ctest"]["failures"]
+        self.assertEqual(len(failures), 4)
+        self.assertEqual({f["kind"] for f in failures}, {"SEGFAULT", "Subprocess aborted", "Timeout", "Failed"})
+        self.assertIn("cd /b && env SHAKEDOWN_ENV_NAME=host-default /b/unit", reports["report.md"])
 
-    def test_one_matrix_per_arch(self):
-        recs = [record("host-default", "sha256", "x86_64/shani"),
-                record("qemu-s390x.max", "sha512", "s390x/cpacf", arch="s390x")]
-        rc, out = self.run_gate(recs, [], expect_files={
-            "x86_64.txt": ["host-default sha256/x86_64/shani native vectors"],
-            "s390x.txt": ["qemu-s390x.max sha512/s390x/cpacf QEMU vectors"]})
+    def test_a_fuzz_mismatch_shows_in_every_format(self):
+        recs = healthy() + [failure("host-fuzz", "fuzz_hash: sha256", "sha256/x86_64/shani")]
+        rc, out, reports = self.run_gate(recs)
+        self.assertEqual(rc, 1)
+        self.assertRegex(out, r"native FAIL \(f5\)")
+        self.assertIn("sha256/x86_64/shani in host-fuzz: FAILED (fuzz_hash: sha256)", out)
+        self.assertIn("native FAIL (f5)", reports["report.md"])
+        self.assertEqual(json.loads(reports["report.json"])["cells"]["sha256/x86_64/shani@host-fuzz"]["result"], "FAIL")
+        self.assertIn('#f7c5c5" title="fuzz_hash: sha256">native FAIL (f5)', reports["report.html"])
+
+    def test_only_narrows_and_rejects_an_unknown_backend(self):
+        recs = healthy() + [failure("host-default", "EveryBackend/HashDiff.X/sha256__generic")]
+        rc, out, _ = self.run_gate(recs, extra=["--only", "sha256/x86_64/avx2"])
         self.assertEqual(rc, 0, out)
+        self.assertNotIn("sha256/generic", out.split("ctest:")[0])
+        # A narrowed run ran only what concerns the backend: every entry that failed still fails the gate.
+        rc, out, _ = self.run_gate(healthy(), [result("qemu-x86_64.avx2.shakedown_diff_tests", env="qemu-x86_64.avx2")],
+                                   extra=["--only", "sha256/x86_64/avx2"])
+        self.assertEqual(rc, 1)
+        self.assertIn("qemu-x86_64.avx2.shakedown_diff_tests failed", out)
+        rc, out, _ = self.run_gate(recs, extra=["--only", "sha256/x86_64/nope"])
+        self.assertEqual(rc, 2)
+        self.assertIn("no such backend", out)
+
+    def test_one_matrix_per_arch_and_arches_not_run(self):
+        recs = healthy() + compiled("sha512/s390x/cpacf", "sha256/generic", "sha512/generic", "keccak/generic",
+                                    arch="s390x", env="qemu-s390x.max")
+        recs += [rec("qemu-s390x.max", "sha512", "s390x/cpacf", arch="s390x")]
+        files = {"x86_64": X86, "s390x": S390X + "    expect qemu-*  */generic\n"}
+        rc, out, _ = self.run_gate(recs, files=files)
+        self.assertEqual(rc, 1)  # s390x's generic backends recorded nothing
         self.assertIn("== s390x ==", out)
-        self.assertIn("== x86_64 ==", out)
-        s390x_section = out.split("== s390x ==")[1].split("==")[0]
-        self.assertNotIn("x86_64/shani", s390x_section)
-
-    def test_an_arch_that_did_not_run_fails_unless_excluded(self):
-        recs = [record("host-default", "sha256", "x86_64/shani")]
-        files = {"x86_64.txt": ["host-default sha256/x86_64/shani native vectors"],
-                 "s390x.txt": ["qemu-s390x.max sha512/s390x/cpacf QEMU vectors"]}
-        rc, out = self.run_gate(recs, [], expect_files=files)
-        self.assertEqual(rc, 1)
-        self.assertIn("qemu-s390x.max: environment did not run at all", out.replace("sha512/s390x/cpacf in ", ""))
-        rc, out = self.run_gate(recs, [], expect_files=files, extra=["--arches", "x86_64"])
-        self.assertEqual(rc, 0, out)
+        self.assertNotIn("x86_64/shani", out.split("== s390x ==")[1].split("==")[0])
+        rc, out, _ = self.run_gate(healthy(), extra=["--arches", "x86_64"], files={"x86_64": X86, "s390x": S390X})
         self.assertIn("arch s390x was not run", out)
 
-    def test_constant_time_coverage_names_the_tool_or_the_reason(self):
-        foreign = "arm64/ce" if platform.machine().lower() in ("x86_64", "amd64") else "x86_64/shani"
-        unavailable = "not run: unavailable under Valgrind memcheck on this CPU (needs SHA-NI, SSE4.1 and SSSE3)"
-        recs = [record("host-msan", "sha256", "x86_64/shani", suite="ct", count=48),
-                record("host-valgrind", "sha256", "x86_64/shani", suite="ct", count=0, check=unavailable),
-                record("host-valgrind", "sha256", "generic", suite="ct", count=40),
-                record("qemu-other.max", "sha256", foreign, arch="other")]
-        rc, out = self.run_gate(recs, [])
+    def test_malformed_input_is_an_error(self):
+        rc, out, _ = self.run_gate([], files={"x86_64": "env x runner=sometimes suites=vectors"})
+        self.assertEqual(rc, 2)
+        self.assertIn("runner must be native, qemu or qemu10", out)
+
+
+CT = X86 + """\
+    build host-msan      preset=msan      modes=test  checks=msan,ct
+    build host-valgrind  preset=valgrind  modes=test  checks=ct
+    """
+
+
+class ConstantTimeTest(unittest.TestCase):
+    run_gate = GateTest.run_gate
+    UNAVAILABLE = "not run: unavailable under Valgrind memcheck on this CPU (needs SHA-NI, SSE4.1 and SSSE3)"
+
+    def ct_run(self):
+        """Both tools ran: MSan covered every backend, Valgrind all but SHA-NI, whose record says why not."""
+        out = healthy()
+        for b in ("sha256/x86_64/shani", "sha256/x86_64/avx2", "sha256/generic", "sha512/generic", "keccak/generic"):
+            fam, _, name = b.partition("/")
+            out += [rec("host-msan", fam, name, suite="msan", count=48), rec("host-msan", fam, name, suite="ct", count=48)]
+            out += [rec("host-valgrind", fam, name, suite="ct", count=0, check=self.UNAVAILABLE) if b.endswith("shani")
+                    else rec("host-valgrind", fam, name, suite="ct", count=40)]
+        return out
+
+    def test_constant_time_coverage_names_the_environment_or_the_reason(self):
+        files = {"x86_64": CT.replace("expect host-*  sha256/x86_64/shani", "expect host-*,!host-valgrind  sha256/x86_64/shani")
+                           .replace("expect host-default  */generic", "expect host-default,host-msan,host-valgrind  */generic"),
+                 "aarch64": "env qemu-aarch64.max  runner=qemu  cpu=max  suites=vectors  select=sha256=arm64/ce\n"}
+        recs = self.ct_run() + compiled("sha256/arm64/ce", arch="aarch64", env="qemu-aarch64.max") + \
+            [rec("qemu-aarch64.max", "sha256", "arm64/ce", arch="aarch64")]
+        files["x86_64"] += "    expect host-default,host-msan,host-valgrind  sha256/x86_64/avx2\n"
+        rc, out, reports = self.run_gate(recs, files=files)
         self.assertEqual(rc, 0, out)
         rows = {cells[1].strip(): [c.strip() for c in cells[2:4]]
                 for cells in (line.split("|") for line in out.splitlines() if line.startswith("| sha256/"))}
-        self.assertEqual(rows["sha256/x86_64/shani"], ["covered (48 checks)", unavailable])
-        self.assertEqual(rows["sha256/generic"], ["not run: no record", "covered (40 checks)"])
-        self.assertIn("never under QEMU", rows["sha256/" + foreign][0])
+        self.assertEqual(rows["sha256/x86_64/shani"], ["covered (48 checks)", self.UNAVAILABLE])
+        self.assertEqual(rows["sha256/generic"], ["covered (48 checks)", "covered (40 checks)"])
+        self.assertIn("never under QEMU", rows["sha256/arm64/ce"][0])
+        self.assertIn("| backend | host-msan | host-valgrind |", reports["report.md"])
+        ct = json.loads(reports["report.json"])["constant_time"]
+        self.assertEqual(ct["backends"]["sha256/x86_64/shani"]["host-valgrind"], self.UNAVAILABLE)
+        self.assertIn("Constant-time coverage", reports["report.html"])
 
     def test_expected_constant_time_run_with_only_a_reason_fails_the_gate(self):
-        recs = [record("host-valgrind", "sha256", "x86_64/shani", suite="ct", count=0, check="not run: no SHA-NI")]
-        rc, out = self.run_gate(recs, ["host-valgrind sha256/x86_64/shani native ct"])
+        # Valgrind expected to cover SHA-NI (no exclusion): its record says it could not, which is a failure.
+        files = {"x86_64": CT.replace("expect host-default  */generic", "expect host-default,host-msan,host-valgrind  */generic")}
+        rc, out, _ = self.run_gate(self.ct_run(), files=files)
         self.assertEqual(rc, 1)
-        self.assertIn("recorded zero ct executions", out)
+        self.assertIn("sha256/x86_64/shani in host-valgrind: expected to run (native) but recorded zero ct executions",
+                      out)
 
-    def test_malformed_expectation_is_an_error(self):
-        rc, out = self.run_gate([], ["host-default sha256/generic sometimes"])
-        self.assertNotEqual(rc, 0)
+    def test_the_timing_t_test_of_a_deep_run_is_quoted(self):
+        files = {"x86_64": CT.replace("expect host-*  sha256/x86_64/shani", "expect host-*,!host-valgrind  sha256/x86_64/shani")}
+        with tempfile.TemporaryDirectory() as d:
+            os.makedirs(os.path.join(d, "out"))
+            with open(os.path.join(d, "out", "ct_timing.txt"), "w") as f:
+                f.write("noise\nHmac::verify: max |t| = 1.7 over 1000000 measurements\nself-test: early exit seen\n")
+            rc, out, _ = self.run_gate(self.ct_run(), files=files, extra=["--out", os.path.join(d, "out")])
+        self.assertIn("    Hmac::verify: max |t| = 1.7", out)
+        self.assertNotIn("noise", out)
 
 
 if __name__ == "__main__":

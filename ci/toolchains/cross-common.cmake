@@ -1,8 +1,8 @@
 # Shared part of the cross toolchain files: compilers, the target's sysroot, the foreign-package cache
 # of ci/cross-deps, and the qemu-user emulator every test runs under. Included by <arch>.cmake, which
-# sets SHAKEDOWN_CROSS_TRIPLE, CMAKE_SYSTEM_PROCESSOR, SHAKEDOWN_QEMU_ARCH, SHAKEDOWN_DEB_ARCH,
-# SHAKEDOWN_QEMU_MODELS_DEFAULT (and SHAKEDOWN_QEMU10_MODELS_DEFAULT) first, and SHAKEDOWN_CROSS_OWN_SYSROOT when the arch's sysroot is the one
-# ci/cross-deps assembles in the cache (riscv64: Debian 13) instead of the gcc cross sysroot /usr/<triple>.
+# sets SHAKEDOWN_CROSS_TRIPLE, CMAKE_SYSTEM_PROCESSOR, SHAKEDOWN_QEMU_ARCH and SHAKEDOWN_DEB_ARCH first, and
+# SHAKEDOWN_CROSS_OWN_SYSROOT when the arch's sysroot is the one ci/cross-deps assembles in the cache (riscv64:
+# Debian 13) instead of the gcc cross sysroot /usr/<triple>.
 set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_LIBRARY_ARCHITECTURE ${SHAKEDOWN_CROSS_TRIPLE})
 
@@ -93,21 +93,8 @@ if(EXISTS ${_deb_root}/usr/include/${SHAKEDOWN_CROSS_TRIPLE})
   set(CMAKE_CXX_STANDARD_INCLUDE_DIRECTORIES ${_deb_root}/usr/include/${SHAKEDOWN_CROSS_TRIPLE})
 endif()
 
-# Every test runs under qemu-user (binfmt_misc is not mounted here). CPU models are "alias=cpu" items;
-# the first one is the model of the plain ctest entries, cmake/CrossMatrix.cmake runs every suite
-# once per model. Emulated runs scale slow loops down (shakedown::test::scaled()).
-set(SHAKEDOWN_QEMU_MODELS "${SHAKEDOWN_QEMU_MODELS_DEFAULT}" CACHE STRING
-    "qemu-${SHAKEDOWN_QEMU_ARCH} CPU models (alias=cpu-string items) of the cross test matrix")
-set(SHAKEDOWN_QEMU_TEST_SCALE 0.05 CACHE STRING "SHAKEDOWN_TEST_SCALE of test runs under qemu-user")
-# The models only QEMU 10 can run (docs/qemu10.md), under the qemu-<arch> of ci/fetch-qemu10 (cmake/Qemu10.cmake).
-set(SHAKEDOWN_QEMU10_MODELS "${SHAKEDOWN_QEMU10_MODELS_DEFAULT}" CACHE STRING
-    "QEMU 10 qemu-${SHAKEDOWN_QEMU_ARCH} CPU models (alias=cpu-string items) of the cross test matrix")
+# Every test runs under qemu-user (binfmt_misc is not mounted here), with the CPU models of
+# ci/matrix/<arch>.txt: cmake/Matrix.cmake sets CMAKE_CROSSCOMPILING_EMULATOR from the first one.
 find_program(SHAKEDOWN_QEMU qemu-${SHAKEDOWN_QEMU_ARCH} REQUIRED)
-list(GET SHAKEDOWN_QEMU_MODELS 0 _first_model)
-string(FIND "${_first_model}" "=" _eq)  # "alias=cpu-string": the cpu string may contain '=' itself
-math(EXPR _eq "${_eq} + 1")
-string(SUBSTRING "${_first_model}" ${_eq} -1 _first_cpu)
-# The -L root, for scripts that run this build's binaries themselves (ci/verify's time-boxed fuzzing).
+# The -L root, for scripts that run this build's binaries themselves (the CI driver's time-boxed fuzzing).
 set(SHAKEDOWN_CROSS_QEMU_ROOT "${SHAKEDOWN_CROSS_SYSROOT}" CACHE INTERNAL "qemu-user -L root of this cross build")
-set(CMAKE_CROSSCOMPILING_EMULATOR ${SHAKEDOWN_QEMU} -L ${SHAKEDOWN_CROSS_SYSROOT} -cpu ${_first_cpu}
-    -E SHAKEDOWN_TEST_SCALE=${SHAKEDOWN_QEMU_TEST_SCALE})

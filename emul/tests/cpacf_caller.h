@@ -3,8 +3,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <span>
-#include <vector>
 
 namespace shakedown::emul::test {
 
@@ -66,11 +64,5 @@ CpacfRegs cpacf(std::uint64_t gr0, void* param, const void* src, std::size_t src
 
 // Whether QEMU itself implements a function code (the query never traps, docs/isa/cpacf.md §2.2): then no emulation happens.
 bool qemu_implements(std::uint32_t opcode, unsigned fc);
-
-// OpenSSL oracles: a fixed digest by EVP name, and SHAKE output of any length ("SHAKE128"/"SHAKE256").
-std::vector<std::uint8_t> openssl_xof(const char* name, std::span<const std::uint8_t> data, std::size_t outlen);
-
-// Deterministic test bytes.
-std::vector<std::uint8_t> pattern(std::size_t len, std::uint32_t seed = 1);
 
 }  // namespace shakedown::emul::test

@@ -6,8 +6,7 @@
 
 #include "cpacf_caller.h"
 #include "emul/emul.h"
-#include "guarded.h"
-#include "openssl_ref.h"
+#include "oracle.h"
 
 namespace shakedown::emul::test {
 namespace {
@@ -31,7 +30,7 @@ void sha256_iv(std::uint8_t p[32]) {
 //    as QEMU and hardware may do) leaves blocks unprocessed and the digest wrong.
 TEST(CpacfRegression, CallerWithoutTheCc3LoopIsCaught) {
   const auto msg = pattern(4 * 64);  // four whole blocks, then an empty KLMD final
-  const auto want = openssl("SHA256", msg);
+  const auto want = openssl_evp("SHA256", msg);
   for (std::uint64_t interrupt : {0u, 1u}) {
     install(cpacf_profile(interrupt));
     std::uint8_t param[40];
@@ -42,11 +41,11 @@ TEST(CpacfRegression, CallerWithoutTheCc3LoopIsCaught) {
     cpacf<kKlmd>(2, param, nullptr, 0);
     if (interrupt == 0) {
       EXPECT_EQ(r.cc, 0u);
-      EXPECT_EQ(hex({param, 32}), hex(want)) << "the latent bug is invisible without interruption";
+      EXPECT_EQ(to_hex({param, 32}), to_hex(want)) << "the latent bug is invisible without interruption";
     } else {
       EXPECT_EQ(r.cc, 3u);
       EXPECT_EQ(r.src_len, 3u * 64) << "one block processed, three left for the missing loop";
-      EXPECT_NE(hex({param, 32}), hex(want)) << "a caller without the CC3 loop went unnoticed";
+      EXPECT_NE(to_hex({param, 32}), to_hex(want)) << "a caller without the CC3 loop went unnoticed";
     }
     uninstall();
   }
@@ -61,12 +60,12 @@ TEST(CpacfRegression, KlmdSha256WithoutTheMessageBitLengthIsCaught) {
   sha256_iv(param);
   std::memset(param + 32, 0, 8);  // MBL forgotten (left 0)
   cpacf<kKlmd>(2, param, msg.data(), msg.size());
-  EXPECT_NE(hex({param, 32}), hex(openssl("SHA256", msg)));
+  EXPECT_NE(to_hex({param, 32}), to_hex(openssl_evp("SHA256", msg)));
   sha256_iv(param);
   param[38] = 0x03;  // 800 bits = 0x320
   param[39] = 0x20;
   cpacf<kKlmd>(2, param, msg.data(), msg.size());
-  EXPECT_EQ(hex({param, 32}), hex(openssl("SHA256", msg))) << "with the MBL set the same caller is right";
+  EXPECT_EQ(to_hex({param, 32}), to_hex(openssl_evp("SHA256", msg))) << "with the MBL set the same caller is right";
   uninstall();
 }
 
@@ -90,7 +89,7 @@ TEST(CpacfRegression, TwentyByteSha1BlockNextToAnotherFieldIsCaught) {
   cpacf<kKimd>(1, &ctx, msg.data(), 64);
   EXPECT_EQ(ctx.buffered, 0x11223344u) << "KIMD-SHA-1 must touch exactly its 20-byte block";
   cpacf<kKlmd>(1, &ctx, msg.data() + 64, 10);
-  EXPECT_NE(hex({ctx.h, 20}), hex(openssl("SHA1", msg))) << "KLMD took the neighbouring field as the MBL";
+  EXPECT_NE(to_hex({ctx.h, 20}), to_hex(openssl_evp("SHA1", msg))) << "KLMD took the neighbouring field as the MBL";
 
   GuardedBuffer twenty(20);
   std::memcpy(twenty.data(), iv, 20);

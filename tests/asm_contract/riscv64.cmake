@@ -1,34 +1,26 @@
-# riscv64 wrapper families (included by CMakeLists.txt), under qemu-riscv64 7.2: Zknh (executed by QEMU with zk=true),
-# the vlenb read, and the vector-crypto loop (QEMU 7.2 has V but no Zvk*: the Zvk model runs those), the latter also
-# compiled by clang-19 with vector code generation so that its vector clobbers are exercised.
-if(NOT CMAKE_CROSSCOMPILING OR NOT SHAKEDOWN_QEMU)
-  return()
-endif()
+# riscv64 wrapper families (included by CMakeLists.txt): Zknh, the vlenb read, and the vector-crypto loop, the latter
+# also compiled by clang-19 with vector code generation (zvk_rvv) so that its vector clobbers are exercised. Where
+# they run, under qemu-riscv64 7.2 (Zknh executed by QEMU with zk=true; V but no Zvk*: the Zvk model runs those):
+# the contract lines of ci/matrix/riscv64.txt.
 set(_rv ${PROJECT_SOURCE_DIR}/arch/riscv64)
-set(_qemu ${SHAKEDOWN_QEMU} -L ${SHAKEDOWN_CROSS_SYSROOT} -cpu)
-set(_rvv "rv64,v=true,elen=64,vext_spec=v1.0,vlen=")  # + VLEN
 
 asm_contract_family(vlenb SOURCES vlenb_contract.cc INCLUDES ${_rv}
   FLIPS "VLENB=asm contract violated: read_vlenb: vlenb \\(rd\\)")
-asm_contract_run(vlenb qemu-vlen128 RUNNER ${_qemu} ${_rvv}128 ARGS 128 WITH_FLIPS)
-asm_contract_run(vlenb qemu-vlen1024 RUNNER ${_qemu} ${_rvv}1024 ARGS 1024)
-asm_contract_run(bytes qemu-rv64gcv RUNNER ${_qemu} ${_rvv}128 WITH_FLIPS)
 
-if(NOT SHAKEDOWN_NO_RISCV64_ZKNH)
+shakedown_backends_compiled(_zknh sha256/riscv64/zknh sha512/riscv64/zknh)
+if(_zknh)
   asm_contract_family(zknh SOURCES zknh_contract.cc INCLUDES ${_rv}
     FLIPS "ZKNH=asm contract violated: zknh_sha256sum0: result \\(rd\\)")
-  asm_contract_run(zknh qemu-rv64zk RUNNER ${_qemu} rv64,zk=true WITH_FLIPS)
 endif()
 
-if(SHAKEDOWN_NO_RISCV64_ZVKNHA AND SHAKEDOWN_NO_RISCV64_ZVKNHB)
+shakedown_backends_compiled(_zvknha sha256/riscv64/zvknha)
+shakedown_backends_compiled(_zvknhb sha512/riscv64/zvknhb)
+if(NOT _zvknha AND NOT _zvknhb)
   return()
 endif()
-set(_zvk_env "SHAKEDOWN_EMULATE=zvk:zvknhb,tail-ones" "SHAKEDOWN_EMULATE_REQUIRE=vsha2ms=1,vsha2ch=1,vsha2cl=1,vrev8=1")
+# VLEN 128: SHA-512 runs at LMUL = 2 (v0/v1 ... v24/v25 groups); 256: LMUL = 1.
 asm_contract_family(zvk SOURCES zvk_contract.cc INCLUDES ${_rv} EMUL
   FLIPS "ZVK_SHA2=asm contract violated: zvk_sha2_blocks<uint32_t>: caller's data pointer")
-# VLEN 128: SHA-512 runs at LMUL = 2 (v0/v1 ... v24/v25 groups); 256: LMUL = 1.
-asm_contract_run(zvk emul-zvk-vlen128 RUNNER ${_qemu} ${_rvv}128 ENV ${_zvk_env} WITH_FLIPS)
-asm_contract_run(zvk emul-zvk-vlen256 RUNNER ${_qemu} ${_rvv}256 ENV ${_zvk_env})
 
 # The same test built by clang-19 for rv64gcv (the tree's own compiler may be g++-12, which emits no vector code):
 # the object is compiled here and linked with the tree's main and emulator. Without clang-19 the entries are missing
@@ -71,5 +63,3 @@ if(_ac_flips)
   set(_rvv_flips ZVK_SHA2_VREG)
 endif()
 set_property(GLOBAL PROPERTY SHAKEDOWN_ASM_CONTRACT_FLIPS_zvk_rvv "${_rvv_flips}")
-asm_contract_run(zvk_rvv emul-zvk-vlen128 RUNNER ${_qemu} ${_rvv}128 ENV ${_zvk_env} WITH_FLIPS)
-asm_contract_run(zvk_rvv emul-zvk-vlen256 RUNNER ${_qemu} ${_rvv}256 ENV ${_zvk_env})

@@ -1,0 +1,196 @@
+"""The backend coverage gate: the matrix's expectations against what ran, what failed and what is compiled.
+
+It fails when an expected backend recorded no execution of an expected suite where it should have run, when
+a backend's output was wrong anywhere (a test or a fuzz target charged it), when any ctest entry failed, and
+when a backend the binaries report as compiled is required by no environment of its arch's matrix.
+"""
+import collections
+from dataclasses import dataclass, field
+
+from matrix import HOST_ARCH
+from results import backend_of, parse_param
+
+
+@dataclass
+class Scope:
+    """What this run covered: the arches it ran, the environments its mode leaves out, one backend (--only)."""
+    arches: set = field(default_factory=set)   # empty: every arch of the matrix
+    skipped_envs: set = field(default_factory=set)
+    only: str = ""
+
+
+@dataclass
+class Cell:
+    ran: bool = False
+    how: str = "not run"
+    result: str = "-"       # "pass", "FAIL" or "-"
+    counts: dict = field(default_factory=dict)
+    failed: list = field(default_factory=list)  # what failed here: test names, fuzz subjects, ctest entries
+
+
+@dataclass
+class Evaluation:
+    envs: list                # columns in display order
+    env_arch: dict
+    backends: list            # rows
+    cells: dict               # (backend, env) -> Cell
+    expectations: list        # the ones checked
+    problems: list
+    notes: list
+    ctest: dict               # passed / failed / skipped counts and the failed entries
+    constant_time: object = None  # ct_coverage.ConstantTime, added by the report
+
+
+def env_rank(env, matrix):
+    """Builds first (in file order), then CPU models, then emulated profiles, then anything unknown."""
+    order = [r.name for r in matrix.all_rows()]
+    if env in order:
+        row = next(r for r in matrix.all_rows() if r.name == env)
+        kind = 0 if row.kind == "build" else 2 if row.get("emulate") or row.get("self-test") else 1
+        return (kind, order.index(env), env)
+    return (3, 0, env)
+
+
+def evaluate(matrix, records, results, scope):
+    all_expect = matrix.all_expectations()
+    known = {e.backend for e in all_expect} | {b for bs in records.compiled.values() for b in bs} | \
+            {b for (_, b) in records.runs}
+    covered = scope.arches or set(matrix.arches())
+    expect = [e for e in all_expect
+              if e.arch in covered and e.env not in scope.skipped_envs and (not scope.only or e.backend == scope.only)]
+    notes = [f"environment {env} is not run in this mode; its expectations were not checked"
+             for env in sorted(scope.skipped_envs)]
+    notes += [f"arch {a} was not run (--arch); ci/matrix/{a}.txt was not checked"
+              for a in sorted(set(matrix.arches()) - covered)]
+
+    env_arch = matrix.arch_of_env()
+    env_arch.update({env: arch for env, arch in records.envs.items() if arch})
+    for r in results:
+        env_arch.setdefault(r.env, r.arch)
+    ran_envs = set(records.envs) | {r.env for r in results}
+    envs = sorted({e.env for e in expect} | {env for env in ran_envs if env_arch.get(env, "") in covered | {""}},
+                  key=lambda env: env_rank(env, matrix))
+
+    failed, unattributed = _failures(records, results, known)
+    backends = sorted({e.backend for e in expect} | {b for (_, b) in records.runs if b} | {b for (b, _) in failed})
+    if scope.only:
+        backends = [b for b in backends if b == scope.only]
+    how_of = {(e.env, e.backend): e.how for e in all_expect}
+    cells = {}
+    for b in backends:
+        for env in envs:
+            counts = dict(records.runs.get((env, b), {}))
+            ran = sum(counts.values()) > 0
+            how = how_of.get((env, b)) or _how(matrix, env, env_arch.get(env, ""))
+            fails = failed.get((b, env), [])
+            cells[(b, env)] = Cell(ran=ran or bool(fails), how=how if ran or fails else "not run",
+                                   result="FAIL" if fails else ("pass" if ran else "-"), counts=counts, failed=fails)
+
+    ctest_failed = [r for r in results if r.status == "failed"]
+    problems = _missing(expect, ran_envs, records, cells) + _unrequired(matrix, records, covered, scope)
+    for (b, env), cell in cells.items():
+        if cell.result == "FAIL":
+            problems.append(f"{b} in {env}: FAILED ({', '.join(cell.failed[:3])}"
+                            f"{f', and {len(cell.failed) - 3} more' if len(cell.failed) > 3 else ''})")
+    # Everything that failed is a problem, --only or not: a narrowed run ran only what concerns the backend.
+    problems += [f"unattributed: {u}" for u in unattributed]
+    problems += [f"ctest {r.build}: {r.test} {r.kind.lower() if r.kind else 'failed'} (environment {r.env})"
+                 for r in ctest_failed]
+
+    ctest = {"passed": sum(r.status == "passed" for r in results), "failed": len(ctest_failed),
+             "skipped": sum(r.status == "skipped" for r in results),
+             "failures": [{"build": r.build, "test": r.test, "kind": r.kind, "env": r.env,
+                           "backend": _ctest_backend(r, records, known) or "",
+                           "repro": r.repro()} for r in ctest_failed]}
+    return Evaluation(envs, env_arch, backends, cells, expect, problems, notes, ctest)
+
+
+def _failures(records, results, known):
+    """{(backend, env): [what failed]} from the charged failure records, then from failed ctest entries whose
+    binary charged nobody; and the failures no backend can be named for."""
+    failed = collections.defaultdict(list)
+    unattributed = []
+    for f in records.failures:
+        backend = f.backend or backend_of(f.test, known)
+        if backend:
+            failed[(backend, f.env)].append(f.test)
+        else:
+            unattributed.append(f"{f.test} failed in {f.env}")
+    for r in results:
+        if r.status == "failed":
+            backend = _ctest_backend(r, records, known)
+            if backend:
+                failed[(backend, r.env)].append(f"{r.test} ({r.kind})")
+    return failed, unattributed
+
+
+def _missing(expect, ran_envs, records, cells):
+    """Expectations not met: the environment did not run, the backend is not compiled, or it recorded nothing."""
+    problems = []
+    for e in expect:
+        if e.env not in ran_envs:
+            problems.append(f"{e.backend} in {e.env}: environment did not run at all ({e.where})")
+            continue
+        compiled = records.compiled.get(e.arch)
+        if compiled and e.backend not in compiled:
+            problems.append(f"{e.backend} in {e.env}: not compiled into this build ({e.where})")
+            continue
+        cell = cells.get((e.backend, e.env), Cell())
+        for suite in e.suites:
+            if cell.counts.get(suite, 0) == 0:
+                problems.append(f"{e.backend} in {e.env}: expected to run ({e.how}) but recorded zero {suite} "
+                                f"executions: unavailable, skipped, or not built ({e.where})")
+    return problems
+
+
+def _unrequired(matrix, records, covered, scope):
+    """The flagship rule for every backend: compiled means required to run somewhere in its arch's matrix."""
+    problems = []
+    for arch in sorted(covered):
+        required = {e.backend for e in matrix.expectations(arch)} if arch in matrix.arches() else set()
+        for b in sorted(records.compiled.get(arch, set()) - required):
+            if not scope.only or b == scope.only:
+                problems.append(f"{b} is compiled for {arch} but no environment of ci/matrix/{arch}.txt requires it "
+                                f"to run: add an expect line (or a select=) for it")
+    return problems
+
+
+def _ctest_backend(r, records, known):
+    """The backend a failed ctest entry is charged to when its binary did not charge one itself: the test that
+    was running when the binary crashed or timed out, else the entry's own parameter if no failure record of
+    the same test exists (the test main records failures under the backend that produced wrong output, which
+    for a handoff test is not the parameter's)."""
+    if r.in_flight:
+        return backend_of(r.in_flight, known)
+    if _recorded(r, records):
+        return None
+    return backend_of(r.test, known)
+
+
+def _recorded(r, records):
+    """The failure records of the GoogleTest test a per-test ctest entry ran."""
+    gtest = r.test.split("  # GetParam() = ", 1)[0]
+    return [f for f in records.failures if f.env == r.env and (gtest == f.test or gtest.endswith("." + f.test))]
+
+
+def charged_backends(r, records, known):
+    """Every backend a failed ctest entry is charged to: the ones its test charged, else as _ctest_backend;
+    for an entry that runs a whole suite, the backends its environment's failure records name."""
+    def named(failures):
+        return sorted({f.backend or backend_of(f.test, known) or "" for f in failures} - {""})
+    charged = named(_recorded(r, records))
+    if charged and not r.in_flight:
+        return charged
+    backend = _ctest_backend(r, records, known)
+    if backend:
+        return [backend]
+    return named(f for f in records.failures if f.env == r.env) if not parse_param(r.test) else []
+
+
+def _how(matrix, env, arch):
+    """How a backend no expectation names ran: under QEMU or natively. Only expectations say "emulated" (an
+    emulated environment runs the other backends natively or under QEMU, beside the emulated ones)."""
+    for r in matrix.all_rows():
+        if r.name == env:
+            return "QEMU" if r.runner.startswith("qemu") else "native"
+    return "QEMU" if "qemu" in env or (arch and arch != HOST_ARCH) else "native"

@@ -1,0 +1,124 @@
+"""The coverage gate's evaluation as text (stdout), Markdown, JSON and HTML: one matrix per arch, the same cells
+and the same problems in every format."""
+import html
+import json
+
+import ct_coverage
+
+# Bumped whenever a consumer of report.json would have to change.
+SCHEMA_VERSION = 3
+LEGEND = ("v = vector checks, d = differential checks, f = fuzz executions, m = MSan checks, c = constant-time "
+          "checks (records from the suites); FAIL = a test or fuzz target found this backend's output wrong there; "
+          "qemu-* environments run under Debian's QEMU 7.2, qemu10-* under QEMU 10 (docs/qemu10.md)")
+COLOUR = {"pass": "#c8f7c5", "FAIL": "#f7c5c5", "-": "#eeeeee"}
+
+
+def cell_text(cell):
+    if not cell.ran:
+        return "not run"
+    detail = [f"{letter}{cell.counts[suite]}" for suite, letter in
+              (("vectors", "v"), ("diff", "d"), ("fuzz", "f"), ("msan", "m"), ("ct", "c")) if cell.counts.get(suite)]
+    return f"{cell.how} {cell.result}" + (f" ({' '.join(detail)})" if detail else "")
+
+
+def sections(ev):
+    """[(arch, header, rows)]: per arch, its environments as columns and the backends that ran, failed or were
+    expected there as rows."""
+    out = []
+    for arch in sorted({ev.env_arch.get(e, "") for e in ev.envs}):
+        arch_envs = [e for e in ev.envs if ev.env_arch.get(e, "") == arch]
+        rows = [b for b in ev.backends
+                if any(ev.cells[(b, e)].ran for e in arch_envs) or
+                any(x.backend == b and x.env in arch_envs for x in ev.expectations)]
+        out.append((arch or "unknown arch", ["backend"] + arch_envs,
+                    [[b] + [cell_text(ev.cells[(b, e)]) for e in arch_envs] for b in rows]))
+    return out
+
+
+def summary_lines(ev):
+    c = ev.ctest
+    lines = [f"ctest: {c['passed']} passed, {c['failed']} failed, {c['skipped']} skipped"]
+    lines += [f"note: {n}" for n in ev.notes]
+    if ev.problems:
+        lines += ["", "GATE FAILED:"] + [f"  - {p}" for p in ev.problems]
+    else:
+        lines += ["", f"gate: every expected backend ran in its environment ({len(ev.expectations)} expectations)"]
+    return lines
+
+
+def text(ev):
+    out = []
+    for arch, header, rows in sections(ev):
+        widths = [max(len(r[i]) for r in [header] + rows) for i in range(len(header))]
+        line = lambda r: "  ".join(r[i].ljust(widths[i]) for i in range(len(r))).rstrip()  # noqa: E731
+        out += [f"== {arch} ==", line(header), line(["-" * w for w in widths])] + [line(r) for r in rows] + [""]
+    return "\n".join(out + [LEGEND] + _ct_lines(ev) + summary_lines(ev)) + "\n"
+
+
+def _ct_lines(ev):
+    """The constant-time section after a blank line, or nothing."""
+    lines = ct_coverage.markdown_lines(ev.constant_time) if ev.constant_time else []
+    return [""] + lines + [""] if lines else []
+
+
+def markdown(ev, meta):
+    out = ["# shakedown verification matrix", "", _meta_line(meta), ""]
+    for arch, header, rows in sections(ev):
+        out += [f"## {arch}", "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+        out += ["| " + " | ".join(r) + " |" for r in rows] + [""]
+    out += [LEGEND] + (_ct_lines(ev) or [""]) + ["## Gate", ""]
+    out += [f"- {p}" for p in ev.problems] or ["all expectations met"]
+    out += ["", "## ctest", "", summary_lines(ev)[0]]
+    out += [f"- `{f['test']}` ({f['kind']}, {f['env']}): `{f['repro']}`" for f in ev.ctest["failures"]]
+    return "\n".join(out) + "\n"
+
+
+def as_json(ev, meta):
+    return json.dumps({
+        "schema": SCHEMA_VERSION,
+        "run": meta,
+        "environments": ev.envs,
+        "arch_of_environment": {e: ev.env_arch.get(e, "") for e in ev.envs},
+        "backends": ev.backends,
+        "cells": {f"{b}@{env}": {"ran": c.ran, "how": c.how, "result": c.result, "counts": c.counts,
+                                 "failed": c.failed} for (b, env), c in ev.cells.items()},
+        "expectations": [{"env": e.env, "backend": e.backend, "how": e.how, "suites": e.suites, "where": e.where,
+                          "implied_by_select": e.implied} for e in ev.expectations],
+        "problems": ev.problems,
+        "notes": ev.notes,
+        "ctest": ev.ctest,
+        "constant_time": ev.constant_time.to_json() if ev.constant_time else None,
+    }, indent=2) + "\n"
+
+
+def as_html(ev, meta):
+    out = ["<!doctype html><meta charset=utf-8><title>shakedown verification</title>"
+           "<style>body{font-family:sans-serif}td,th{padding:4px 8px;border:1px solid #999}"
+           "table{border-collapse:collapse}</style><h1>shakedown verification matrix</h1>",
+           f"<p>{html.escape(_meta_line(meta))}</p>"]
+    for arch, header, rows in sections(ev):
+        out.append(f"<h2>{html.escape(arch)}</h2><table><tr>" + "".join(f"<th>{html.escape(h)}</th>" for h in header)
+                   + "</tr>")
+        for r in rows:
+            b = r[0]
+            out.append(f"<tr><th>{html.escape(b)}</th>")
+            for env, text_ in zip(header[1:], r[1:]):
+                cell = ev.cells[(b, env)]
+                title = html.escape("; ".join(cell.failed), quote=True)
+                out.append(f'<td style="background:{COLOUR[cell.result]}" title="{title}">{html.escape(text_)}</td>')
+            out.append("</tr>")
+        out.append("</table>")
+    out.append(f"<p>{html.escape(LEGEND)}</p>")
+    if _ct_lines(ev):
+        out.append(f"<pre>{html.escape(chr(10).join(_ct_lines(ev)).strip())}</pre>")
+    out.append("<h2>Gate</h2><ul>")
+    out.append("".join(f"<li>{html.escape(p)}</li>" for p in ev.problems) or "<li>all expectations met</li>")
+    out.append(f"</ul><h2>ctest</h2><p>{html.escape(summary_lines(ev)[0])}</p><ul>")
+    out += [f"<li><code>{html.escape(f['test'])}</code> ({html.escape(f['kind'])}, {html.escape(f['env'])}): "
+            f"<code>{html.escape(f['repro'])}</code></li>" for f in ev.ctest["failures"]]
+    out.append("</ul>")
+    return "".join(out) + "\n"
+
+
+def _meta_line(meta):
+    return ", ".join(f"{k}: {v}" for k, v in meta.items() if v not in ("", None, []))

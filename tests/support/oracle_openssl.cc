@@ -1,0 +1,133 @@
+// The oracle on targets with OpenSSL: EVP digests, XOF output and EVP_MAC HMAC, and the fetched EVP objects.
+#include <openssl/core_names.h>
+#include <openssl/evp.h>
+#include <openssl/params.h>
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+
+#include "openssl.h"
+#include "oracle.h"
+
+namespace shakedown::test {
+
+bool have_openssl() { return true; }
+const char* oracle_description() { return "OpenSSL EVP (the independent oracle)"; }
+
+const char* openssl_name(Algorithm alg) {
+  switch (alg) {
+    case Algorithm::sha224: return "SHA224";
+    case Algorithm::sha256: return "SHA256";
+    case Algorithm::sha384: return "SHA384";
+    case Algorithm::sha512: return "SHA512";
+    case Algorithm::sha512_224: return "SHA512-224";
+    case Algorithm::sha512_256: return "SHA512-256";
+    case Algorithm::sha3_224: return "SHA3-224";
+    case Algorithm::sha3_256: return "SHA3-256";
+    case Algorithm::sha3_384: return "SHA3-384";
+    case Algorithm::sha3_512: return "SHA3-512";
+    case Algorithm::shake128: return "SHAKE128";
+    case Algorithm::shake256: return "SHAKE256";
+  }
+  return "";
+}
+
+namespace {
+// Fetched algorithm objects, shared by all threads and freed at exit (LeakSanitizer checks every suite).
+struct Fetched {
+  std::mutex m;
+  std::map<Algorithm, EVP_MD*> mds;
+  EVP_MAC* hmac = nullptr;
+  ~Fetched() {
+    for (auto& [alg, md] : mds) EVP_MD_free(md);
+    EVP_MAC_free(hmac);
+  }
+};
+Fetched& fetched() {
+  static Fetched f;
+  return f;
+}
+}  // namespace
+
+const EVP_MD* openssl_md(Algorithm alg) {
+  Fetched& f = fetched();
+  std::lock_guard<std::mutex> lock(f.m);
+  auto& md = f.mds[alg];
+  if (!md) md = EVP_MD_fetch(nullptr, openssl_name(alg), nullptr);
+  if (!md) throw std::runtime_error(std::string("OpenSSL has no ") + openssl_name(alg));
+  return md;
+}
+
+EVP_MAC* openssl_hmac_mac() {
+  Fetched& f = fetched();
+  std::lock_guard<std::mutex> lock(f.m);
+  if (!f.hmac) f.hmac = EVP_MAC_fetch(nullptr, "HMAC", nullptr);
+  if (!f.hmac) throw std::runtime_error("OpenSSL has no HMAC");
+  return f.hmac;
+}
+
+namespace {
+// Digest of data through md; outlen for an XOF (EVP_DigestFinalXOF), the digest size otherwise.
+bool evp_digest(const EVP_MD* md, std::span<const std::uint8_t> data, std::vector<std::uint8_t>& out) {
+  EVP_MD_CTX* ctx = EVP_MD_CTX_new();
+  bool ok = ctx && EVP_DigestInit_ex(ctx, md, nullptr) == 1 && EVP_DigestUpdate(ctx, data.data(), data.size()) == 1;
+  if (ok) {
+    if (EVP_MD_get_flags(md) & EVP_MD_FLAG_XOF) {
+      // EVP_DigestFinalXOF with length 0 is rejected by some OpenSSL versions: squeeze 1 and drop it.
+      std::vector<std::uint8_t> tmp(out.empty() ? 1 : out.size());
+      ok = EVP_DigestFinalXOF(ctx, tmp.data(), tmp.size()) == 1;
+      std::copy(tmp.begin(), tmp.begin() + static_cast<std::ptrdiff_t>(out.size()), out.begin());
+    } else {
+      unsigned int n = 0;
+      ok = out.size() == static_cast<std::size_t>(EVP_MD_get_size(md)) &&
+           EVP_DigestFinal_ex(ctx, out.data(), &n) == 1 && n == out.size();
+    }
+  }
+  EVP_MD_CTX_free(ctx);
+  return ok;
+}
+}  // namespace
+
+std::vector<std::uint8_t> openssl_evp(const char* name, std::span<const std::uint8_t> data, std::size_t outlen) {
+  EVP_MD* md = EVP_MD_fetch(nullptr, name, nullptr);
+  if (md == nullptr) throw std::runtime_error(std::string("OpenSSL has no digest ") + name);
+  const bool xof = (EVP_MD_get_flags(md) & EVP_MD_FLAG_XOF) != 0;
+  std::vector<std::uint8_t> out(xof || outlen ? outlen : static_cast<std::size_t>(EVP_MD_get_size(md)));
+  const bool ok = evp_digest(md, data, out);
+  EVP_MD_free(md);
+  if (!ok) throw std::runtime_error(std::string("OpenSSL digest failed for ") + name);
+  return out;
+}
+
+std::vector<std::uint8_t> openssl_digest(Algorithm alg, std::span<const std::uint8_t> data, std::size_t outlen) {
+  std::vector<std::uint8_t> out(outlen);
+  if (!evp_digest(openssl_md(alg), data, out))
+    throw std::runtime_error(std::string("OpenSSL digest failed for ") + openssl_name(alg));
+  return out;
+}
+
+std::vector<std::uint8_t> openssl_digest(Algorithm alg, std::span<const std::uint8_t> data) {
+  return openssl_digest(alg, data, digest_size(alg));
+}
+
+std::vector<std::uint8_t> openssl_hmac(Algorithm alg, std::span<const std::uint8_t> key,
+                                       std::span<const std::uint8_t> data) {
+  EVP_MAC_CTX* ctx = EVP_MAC_CTX_new(openssl_hmac_mac());
+  OSSL_PARAM params[] = {
+      OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, const_cast<char*>(openssl_name(alg)), 0),
+      OSSL_PARAM_construct_end()};
+  std::vector<std::uint8_t> out(digest_size(alg));
+  std::size_t n = 0;
+  static const std::uint8_t empty_key[1] = {0};
+  bool ok = ctx && EVP_MAC_init(ctx, key.empty() ? empty_key : key.data(), key.size(), params) == 1 &&
+            EVP_MAC_update(ctx, data.data(), data.size()) == 1 &&
+            EVP_MAC_final(ctx, out.data(), &n, out.size()) == 1 && n == out.size();
+  EVP_MAC_CTX_free(ctx);
+  if (!ok) throw std::runtime_error(std::string("OpenSSL HMAC failed for ") + openssl_name(alg));
+  return out;
+}
+
+}  // namespace shakedown::test
