@@ -56,10 +56,12 @@ class ReducedSetTest(unittest.TestCase):
         args, _ = d.ctest_args(d.matrix.row("riscv64", "cross-riscv64"))
         self.assertEqual(args.count("-E"), 1)  # ctest keeps one -E: the build row's and the mode's, joined
         regex = re.compile(args[args.index("-E") + 1])
-        for name in ("qemu10-riscv64.zvknhb-vlen256.shakedown_diff_tests", "qemu10-riscv64.zvknha-nozvkb.fuzz_api.replay",
+        for name in ("qemu10-riscv64.zvknhb-vlen256.shakedown_diff_tests",
+                     "qemu10-riscv64.zvknha-nozvkb.fuzz_api.replay",
                      "qemu10-riscv64.vlen256-tail-kept.zvk_conformance", "unit.Api.Something/0"):
             self.assertTrue(regex.search(name), name)
-        for name in ("qemu10-riscv64.zvknhb-vlen1024.shakedown_diff_tests", "qemu-riscv64.rv64gcv.shakedown_unit_tests",
+        for name in ("qemu10-riscv64.zvknhb-vlen1024.shakedown_diff_tests",
+                     "qemu-riscv64.rv64gcv.shakedown_unit_tests",
                      "qemu10-riscv64.vlen1024-tail-ones.zvk_conformance", "asm_contract.zvk.emul.zvk-vlen256"):
             self.assertFalse(regex.search(name), name)
         fuzz_args, _ = d.ctest_args(d.matrix.row("riscv64", "cross-riscv64-fuzz"))

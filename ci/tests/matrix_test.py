@@ -83,9 +83,9 @@ class GrammarTest(unittest.TestCase):
     def test_a_reference_with_more_items_and_the_new_keys(self):
         m = matrix_of({"riscv64": """
             env qemu10-riscv64.v128  runner=qemu10  cpu=rv64,v=true,vlen=128  suites=vectors  modes=verify
-            env qemu10-riscv64.v128.conf  runner=qemu10  cpu=@qemu10-riscv64.v128,rvv_ta_all_1s=true  run=conf  args=--x,y
+            env qemu10-riscv64.v128.c  runner=qemu10  cpu=@qemu10-riscv64.v128,rvv_ta_all_1s=true  run=c  args=--x,y
             """})
-        v, conf = m.row("riscv64", "qemu10-riscv64.v128"), m.row("riscv64", "qemu10-riscv64.v128.conf")
+        v, conf = m.row("riscv64", "qemu10-riscv64.v128"), m.row("riscv64", "qemu10-riscv64.v128.c")
         self.assertEqual(conf.get("cpu"), "rv64,v=true,vlen=128,rvv_ta_all_1s=true")
         self.assertEqual(conf.items("args"), ["--x", "y"])
         self.assertTrue(v.in_mode("verify"))

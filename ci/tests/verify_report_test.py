@@ -202,6 +202,9 @@ class GateTest(unittest.TestCase):
         self.assertIn("runner must be native, qemu or qemu10", out)
 
 
+SHANI = "expect host-*  sha256/x86_64/shani"
+GENERIC = "expect host-default  */generic"
+EVERY_CT_ENV = "expect host-default,host-msan,host-valgrind  */generic"
 CT = X86 + """\
     build host-msan      preset=msan      modes=test  checks=msan,ct
     build host-valgrind  preset=valgrind  modes=test  checks=ct
@@ -217,14 +220,14 @@ class ConstantTimeTest(unittest.TestCase):
         out = healthy()
         for b in ("sha256/x86_64/shani", "sha256/x86_64/avx2", "sha256/generic", "sha512/generic", "keccak/generic"):
             fam, _, name = b.partition("/")
-            out += [rec("host-msan", fam, name, suite="msan", count=48), rec("host-msan", fam, name, suite="ct", count=48)]
+            out += [rec("host-msan", fam, name, suite=suite, count=48) for suite in ("msan", "ct")]
             out += [rec("host-valgrind", fam, name, suite="ct", count=0, check=self.UNAVAILABLE) if b.endswith("shani")
                     else rec("host-valgrind", fam, name, suite="ct", count=40)]
         return out
 
     def test_constant_time_coverage_names_the_environment_or_the_reason(self):
-        files = {"x86_64": CT.replace("expect host-*  sha256/x86_64/shani", "expect host-*,!host-valgrind  sha256/x86_64/shani")
-                           .replace("expect host-default  */generic", "expect host-default,host-msan,host-valgrind  */generic"),
+        files = {"x86_64": CT.replace(SHANI, "expect host-*,!host-valgrind  sha256/x86_64/shani")
+                           .replace(GENERIC, EVERY_CT_ENV),
                  "aarch64": "env qemu-aarch64.max  runner=qemu  cpu=max  suites=vectors  select=sha256=arm64/ce\n"}
         recs = self.ct_run() + compiled("sha256/arm64/ce", arch="aarch64", env="qemu-aarch64.max") + \
             [rec("qemu-aarch64.max", "sha256", "arm64/ce", arch="aarch64")]
@@ -243,14 +246,14 @@ class ConstantTimeTest(unittest.TestCase):
 
     def test_expected_constant_time_run_with_only_a_reason_fails_the_gate(self):
         # Valgrind expected to cover SHA-NI (no exclusion): its record says it could not, which is a failure.
-        files = {"x86_64": CT.replace("expect host-default  */generic", "expect host-default,host-msan,host-valgrind  */generic")}
+        files = {"x86_64": CT.replace(GENERIC, EVERY_CT_ENV)}
         rc, out, _ = self.run_gate(self.ct_run(), files=files)
         self.assertEqual(rc, 1)
         self.assertIn("sha256/x86_64/shani in host-valgrind: expected to run (native) but recorded zero ct executions",
                       out)
 
     def test_the_timing_t_test_of_a_deep_run_is_quoted(self):
-        files = {"x86_64": CT.replace("expect host-*  sha256/x86_64/shani", "expect host-*,!host-valgrind  sha256/x86_64/shani")}
+        files = {"x86_64": CT.replace(SHANI, "expect host-*,!host-valgrind  sha256/x86_64/shani")}
         with tempfile.TemporaryDirectory() as d:
             os.makedirs(os.path.join(d, "out"))
             with open(os.path.join(d, "out", "ct_timing.txt"), "w") as f:

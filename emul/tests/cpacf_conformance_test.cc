@@ -171,7 +171,8 @@ TEST(CpacfConformance, RandomSplitsOfOneMessageAgreeAndGiveTheDigest) {
     splits += "KLMD " + std::to_string(msg.size() - at);
     auto digest = compare_executions(true, param, msg.data() + at, msg.size() - at, "split " + splits, executions);
     if (!digest) return;
-    EXPECT_EQ(to_hex({digest->data(), kIcv}), to_hex(openssl_evp("SHA512", msg))) << msg.size() << " bytes: " << splits;
+    EXPECT_EQ(to_hex({digest->data(), kIcv}), to_hex(openssl_evp("SHA512", msg)))
+        << msg.size() << " bytes: " << splits;
   }
   std::printf("%d executions compared over 40 split messages\n", executions);
 }
