@@ -45,9 +45,11 @@ void* entry(void* arg) {
   // Copy the dead stack now, before anything else runs on this thread: the thread's exit path calls functions
   // from further up, whose frames would overwrite part of it (seen under qemu-s390x). Volatile byte reads, so
   // that no memcpy call (a frame of its own) is made; the loop needs only registers.
-  const std::size_t dead = run.caller - reinterpret_cast<std::uintptr_t>(run.stack);
-  const volatile std::uint8_t* from = run.stack;
-  for (std::size_t i = 0; i < dead; ++i) run.snapshot[i] = from[i];
+  const auto begin = reinterpret_cast<std::uintptr_t>(run.stack);
+  if (run.caller > begin && run.caller <= begin + PaintedStack::kBytes) {  // else not on this stack: dead() is empty
+    const volatile std::uint8_t* from = run.stack;
+    for (std::size_t i = 0; i < run.caller - begin; ++i) run.snapshot[i] = from[i];
+  }
   ss.ss_flags = SS_DISABLE;
   sigaltstack(&ss, nullptr);
   return nullptr;

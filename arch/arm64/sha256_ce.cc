@@ -2,6 +2,7 @@
 #include <arm_neon.h>
 
 #include "backend_rows.h"
+#include "internal/stack_burn.h"
 #include "arm64_target.h"
 #include "internal/sha2_constants.h"
 
@@ -34,12 +35,20 @@ SHAKEDOWN_ARM64_TARGET_SHA2 void compress(uint32x4_t& abcd, uint32x4_t& efgh, co
   efgh = vaddq_u32(efgh, efgh_in);
 }
 
-SHAKEDOWN_ARM64_TARGET_SHA2 void blocks(std::uint32_t h[8], const std::uint8_t* data, std::size_t nblocks) {
-  if (nblocks == 0) return;  // the seam: touch no memory
+[[gnu::noinline]] SHAKEDOWN_ARM64_TARGET_SHA2 void compress_blocks(std::uint32_t h[8], const std::uint8_t* data,
+                                                                     std::size_t nblocks) {
   uint32x4_t abcd = vld1q_u32(h), efgh = vld1q_u32(h + 4);
   for (std::size_t i = 0; i < nblocks; ++i) compress(abcd, efgh, data + 64 * i);
   vst1q_u32(h, abcd);
   vst1q_u32(h + 4, efgh);
+}
+
+// The seam entry point: the intrinsics code's spills (state vectors, W + K) are burnt after it returns
+// (stack_burn.h; gcc 12 frame: 112 bytes).
+void blocks(std::uint32_t h[8], const std::uint8_t* data, std::size_t nblocks) {
+  if (nblocks == 0) return;  // the seam: touch no memory
+  compress_blocks(h, data, nblocks);
+  burn_stack(512);
 }
 
 // HWCAP_SHA2: Cortex-A72 and Neoverse-N1 have it (and only it: their SHA-512 and Keccak lists fall through).
