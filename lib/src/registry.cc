@@ -30,15 +30,17 @@ struct Selection {
   CpuFeatures features;
   std::string env_error;  // non-empty: SHAKEDOWN_BACKENDS is unusable, default selection throws
   std::array<std::vector<BackendStatus>, kAllFamilies.size()> status;
-  std::tuple<const Sha256Backend*, const Sha512Backend*, const KeccakBackend*> chosen{};
+  using Rows = std::tuple<const Sha256Backend*, const Sha512Backend*, const KeccakBackend*>;
+  Rows chosen{};       // new contexts and one-shot calls
+  Rows chosen_many{};  // hash_many()
 
   template <Family F>
-  const BackendOf<F>*& chosen_row() {
-    return std::get<const BackendOf<F>*>(chosen);
+  const BackendOf<F>*& chosen_row(bool many = false) {
+    return std::get<const BackendOf<F>*>(many ? chosen_many : chosen);
   }
   template <Family F>
-  const BackendOf<F>* chosen_row() const {
-    return std::get<const BackendOf<F>*>(chosen);
+  const BackendOf<F>* chosen_row(bool many = false) const {
+    return std::get<const BackendOf<F>*>(many ? chosen_many : chosen);
   }
 };
 
@@ -49,18 +51,25 @@ constexpr const char* kSelfTestPending = "self-test pending: runs when it is sel
 // exclusions and pin-only are applied), when it is pinned, or when a caller binds it by name (backend<F>()):
 // a pin or an exclusion keeps a suspect instruction (PadLock on a CPU model that advertises it but cannot
 // execute it) from ever running.
+//
+// Two rows are chosen per family from the one preference order: the first usable row for single messages, and
+// for hash_many() the first usable row with a multi-lane function (the single-message row when there is none).
+// A pin sets both: only the pinned row's code runs.
 template <Family F>
 void select_family(const FamilyOverride& o, Selection& sel, std::string& error) {
   auto& status = sel.status[index_of(F)];
   status.clear();
   const BackendOf<F>* chosen = nullptr;
+  const BackendOf<F>* chosen_many = nullptr;
   for (const BackendOf<F>& b : table<F>()) {
-    BackendStatus s{std::string(b.info.name), F, false, false, {}};
+    BackendStatus s{std::string(b.info.name), F, false, false, {}, b.multi.lanes, false};
     const bool pinned = !o.pinned.empty() && s.name == o.pinned;
     const bool excluded = std::find(o.excluded.begin(), o.excluded.end(), s.name) != o.excluded.end();
     const bool pin_only = (b.info.flags & kBackendPinOnly) != 0;
+    const bool has_many = b.multi.lanes != 0;
     // Would selection use this row if it works? Only then may its self-test run here.
-    const bool wanted = pinned || (o.pinned.empty() && !excluded && !pin_only && chosen == nullptr);
+    const bool wanted = pinned || (o.pinned.empty() && !excluded && !pin_only &&
+                                   (chosen == nullptr || (has_many && chosen_many == nullptr)));
     if (!b.info.available(sel.features)) {
       s.reason = "needs " + std::string(b.info.needs);
     } else if (!(b.info.flags & kBackendSelfTest)) {
@@ -79,7 +88,9 @@ void select_family(const FamilyOverride& o, Selection& sel, std::string& error) 
                 " but it is unavailable here: " + s.reason;
       } else {
         chosen = &b;
+        chosen_many = &b;
         s.selected = true;
+        s.selected_many = true;
         s.reason = "pinned by " + std::string(kBackendsEnv);
       }
     } else if (s.available) {
@@ -90,18 +101,34 @@ void select_family(const FamilyOverride& o, Selection& sel, std::string& error) 
       } else if (pin_only) {
         s.reason = "pin-only: never auto-selected (SHAKEDOWN_BACKENDS=" + std::string(name(F)) + "=" + s.name +
                    " or bind it by name)";
-      } else if (chosen == nullptr) {
-        chosen = &b;
-        s.selected = true;
       } else {
-        s.reason = "available; " + std::string(chosen->info.name) + " is preferred";
+        // A row that takes hash_many() takes single messages too when it comes first (so chosen_many is never
+        // set while chosen is not).
+        if (chosen == nullptr) {
+          chosen = &b;
+          s.selected = true;
+        }
+        if (has_many && chosen_many == nullptr) {
+          chosen_many = &b;
+          s.selected_many = true;
+        }
+        if (!s.selected && !s.selected_many)
+          s.reason = "available; " + std::string(chosen->info.name) + " is preferred";
+        else if (!s.selected)
+          s.reason = "selected for hash_many(); " + std::string(chosen->info.name) +
+                     " is preferred for single messages";
       }
     }
     status.push_back(std::move(s));
   }
   if (chosen == nullptr && error.empty())
     error = std::string(kBackendsEnv) + " leaves no usable " + std::string(name(F)) + " backend";
+  if (chosen_many == nullptr && chosen != nullptr) {  // no usable multi-lane row: the single-message one
+    chosen_many = chosen;
+    status[row_index<F>(*chosen)].selected_many = true;
+  }
   sel.chosen_row<F>() = chosen;
+  sel.chosen_row<F>(true) = chosen_many;
 }
 
 // The status of a family as of now: rows whose self-test ran after the selection was made (a bind by name)
@@ -160,12 +187,14 @@ std::unique_ptr<Selection> make_selection_locked(const std::string& env) {
 bool same_selection(const Selection& a, const Selection& b) {
   auto same_status = [](const std::vector<BackendStatus>& x, const std::vector<BackendStatus>& y) {
     return std::equal(x.begin(), x.end(), y.begin(), y.end(), [](const BackendStatus& p, const BackendStatus& q) {
-      return p.name == q.name && p.available == q.available && p.selected == q.selected && p.reason == q.reason;
+      return p.name == q.name && p.available == q.available && p.selected == q.selected && p.reason == q.reason &&
+             p.selected_many == q.selected_many;
     });
   };
   return a.features.flags == b.features.flags && a.features.vendor == b.features.vendor &&
          a.features.family == b.features.family && a.features.model == b.features.model &&
          a.features.vector_bytes == b.features.vector_bytes && a.env_error == b.env_error && a.chosen == b.chosen &&
+         a.chosen_many == b.chosen_many &&
          std::equal(a.status.begin(), a.status.end(), b.status.begin(), same_status);
 }
 
@@ -211,6 +240,11 @@ const Selection& usable() {
 template <Family F>
 const BackendOf<F>& default_backend() {
   return *usable().chosen_row<F>();
+}
+
+template <Family F>
+const BackendOf<F>& default_many_backend() {
+  return *usable().chosen_row<F>(true);
 }
 
 const BackendInfo* default_backend_info(Family family) {
@@ -284,7 +318,8 @@ const BackendOf<F>& backend(std::string_view name, bool require_available) {
 #define SHAKEDOWN_REGISTRY_FAMILY(F)                                                               \
   template std::span<const BackendOf<F>> compiled_backends<F>() noexcept;                          \
   template const BackendOf<F>& backend<F>(std::string_view, bool);                                 \
-  template const BackendOf<F>& internal::default_backend<F>();
+  template const BackendOf<F>& internal::default_backend<F>();                                      \
+  template const BackendOf<F>& internal::default_many_backend<F>();
 SHAKEDOWN_REGISTRY_FAMILY(Family::sha256)
 SHAKEDOWN_REGISTRY_FAMILY(Family::sha512)
 SHAKEDOWN_REGISTRY_FAMILY(Family::keccak)
@@ -301,6 +336,10 @@ std::vector<std::string> available_backends(Family family) {
 
 std::string_view selected_backend(Family family) {
   return visit_family(family, []<class T>(T) { return internal::default_backend<T::kFamily>().info.name; });
+}
+
+std::string_view selected_many_backend(Family family) {
+  return visit_family(family, []<class T>(T) { return internal::default_many_backend<T::kFamily>().info.name; });
 }
 
 void check_environment() { (void)internal::usable(); }

@@ -13,6 +13,9 @@ namespace shakedown::internal {
 // The selected row for new contexts; throws Errc::bad_environment if SHAKEDOWN_BACKENDS is bad.
 template <Family F>
 const BackendOf<F>& default_backend();
+// The row hash_many() uses by default (backend.h, selected_many_backend); throws like default_backend.
+template <Family F>
+const BackendOf<F>& default_many_backend();
 
 // The same as a family-independent handle (every row starts with its BackendInfo), and the named row
 // (throws like backend<F>(name)).
