@@ -25,6 +25,9 @@ constexpr const Sha512Backend* kSha512[] = {
 
 constexpr const KeccakBackend* kKeccak[] = {
     SHAKEDOWN_ROW(keccak_x86_64_bmi2)
+    // Multi-lane only: their single-state code is x86_64/bmi2's, so they come after it and take hash_many().
+    SHAKEDOWN_ROW(keccak_x86_64_avx512)
+    SHAKEDOWN_ROW(keccak_x86_64_avx2)
     &kKeccakGeneric,
 };
 
