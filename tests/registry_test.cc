@@ -82,17 +82,13 @@ TEST(Registry, ExactlyOneSelectedAndReasonsForTheRest) {
       }
     }
     EXPECT_EQ(selected, 1) << name(f);
-    // hash_many()'s default: the first available row with a multi-lane function, else the single-message one.
+    // hash_many() may use every available row with lanes (no SHAKEDOWN_BACKENDS here); the first is its first
+    // choice, and a row that serves no single messages (kBackendManyOnly) must have lanes.
     std::string first_multi;
-    int selected_many = 0;
     for (const auto& s : list) {
       if (s.available && s.lanes != 0 && first_multi.empty()) first_multi = s.name;
-      if (s.selected_many) {
-        ++selected_many;
-        EXPECT_EQ(s.name, selected_many_backend(f));
-      }
+      EXPECT_EQ(s.selected_many, s.available && s.lanes != 0) << s.name;
     }
-    EXPECT_EQ(selected_many, 1) << name(f);
     EXPECT_EQ(selected_many_backend(f), first_multi.empty() ? selected_backend(f) : first_multi) << name(f);
     // available_backends agrees with the status table.
     std::vector<std::string> avail;
@@ -224,6 +220,27 @@ TEST_F(RegistryEnv, PinOnlyBackendsAreNeverAutoSelected) {
             if (s.name == b.info.name) {
               EXPECT_FALSE(s.selected) << s.name;
             }
+    });
+}
+
+// A many-only row (kBackendManyOnly) takes single messages only when pinned; it exists for its lanes.
+TEST_F(RegistryEnv, ManyOnlyBackendsServeSingleMessagesOnlyWhenPinned) {
+  for (Family f : kAllFamilies)
+    visit_family(f, [&]<class T>(T) {
+      for (const auto& b : compiled_backends<T::kFamily>()) {
+        if (!(b.info.flags & kBackendManyOnly)) continue;
+        EXPECT_NE(b.multi.lanes, 0u) << b.info.name << " is many-only without lanes";
+        testing::reselect(std::string(""));
+        for (const auto& s : backends(f)) {
+          if (s.name == b.info.name) {
+            EXPECT_FALSE(s.selected) << s.name;
+          }
+        }
+        if (!b.info.available(cpu_features())) continue;
+        testing::reselect(std::string(name(f)) + "=" + std::string(b.info.name));
+        EXPECT_EQ(selected_backend(f), b.info.name);
+        EXPECT_EQ(selected_many_backend(f), b.info.name);
+      }
     });
 }
 

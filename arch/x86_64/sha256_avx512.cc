@@ -37,10 +37,11 @@ constexpr std::size_t kX16Stack = 2560;
 
 }  // namespace
 
-// vpshufb on ZMM (BW), vprord/vpternlogd on YMM (VL), rorx (BMI2).
+// vpshufb on ZMM (BW), vprord/vpternlogd on YMM (VL), rorx (BMI2). Many-only: first in the table for its lanes,
+// while single messages go to x86_64/shani (or x86_64/avx2: this row's blocks() is reachable by name only).
 constinit const Sha256Backend rows::sha256_x86_64_avx512 = {
-    {"x86_64/avx512", "AVX-512F/VL/BW, BMI2 and OS-enabled ZMM state", x86::avx512bw, kBackendDefault}, blocks,
-    // Sixteen lanes; below four busy ones blocks() is faster per message (bench/).
-    {16, 4, sha2_lanes_seam<Avx512Lanes<std::uint32_t>, kX16Stack>}};
+    {"x86_64/avx512", "AVX-512F/VL/BW, BMI2 and OS-enabled ZMM state", x86::avx512bw, kBackendManyOnly}, blocks,
+    // Sixteen lanes; with fewer than ten busy, x86_64/shani (two lanes, or one message at a time) is faster (bench/).
+    {16, 10, sha2_lanes_seam<Avx512Lanes<std::uint32_t>, kX16Stack>}};
 
 }  // namespace shakedown::internal

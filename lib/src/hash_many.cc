@@ -1,5 +1,5 @@
-// hash_many(): every argument checked first, the row chosen, then the lanes (internal/lanes.h) or one message at
-// a time on a row without a multi-lane function.
+// hash_many(): every argument checked first, the rows chosen, then the lanes (internal/lanes.h) or one message at
+// a time.
 #include <string>
 
 #include "internal/algorithm_spec.h"
@@ -55,8 +55,30 @@ void one_message(Algorithm alg, const BackendOf<F>& be, const ManyStart<F>& star
   internal::secure_zero(&s, sizeof s);
 }
 
+// Which code runs (docs/design.md "Many messages"): a named row alone, its lanes if the messages reach its
+// min_busy; by default the first row with lanes whose min_busy they reach, with the single-message default for
+// what the lanes leave, else the single-message default alone.
 template <Family F>
-void run_many(Algorithm alg, const BackendOf<F>& be, ManyStart<F>& start, bool fresh, Messages msgs, Outputs outs) {
+struct ManyRows {
+  const BackendOf<F>* lanes;  // null: one message at a time
+  const BackendOf<F>* single;
+};
+
+template <Family F>
+ManyRows<F> many_rows(const BackendInfo* named, std::size_t count) {
+  if (named) {
+    const BackendOf<F>& row = internal::row_of<F>(named);
+    return {row.multi.lanes != 0 && count >= row.multi.min_busy ? &row : nullptr, &row};
+  }
+  const BackendOf<F>* single = &internal::default_backend<F>();
+  for (const BackendOf<F>* row : internal::default_many_rows<F>())
+    if (count >= row->multi.min_busy) return {row, single};
+  return {nullptr, single};
+}
+
+template <Family F>
+void run_many(Algorithm alg, const ManyRows<F>& rows, ManyStart<F>& start, bool fresh, Messages msgs,
+              Outputs outs) {
   try {
     check_many<F>(alg, start, msgs, outs);
   } catch (...) {
@@ -66,23 +88,23 @@ void run_many(Algorithm alg, const BackendOf<F>& be, ManyStart<F>& start, bool f
   const auto job_at = [&](std::size_t i) {
     return ManyJob{msgs[i].data(), msgs[i].size(), outs[i].data(), outs[i].size()};
   };
-  if (be.multi.lanes == 0) {
-    for (std::size_t i = 0; i < msgs.size(); ++i) one_message<F>(alg, be, start, fresh, job_at(i));
+  if (rows.lanes) {
+    internal::run_lanes<F>(*rows.lanes, *rows.single, start, msgs.size(), job_at);
   } else {
-    internal::run_lanes<F>(be, start, msgs.size(), job_at);
+    for (std::size_t i = 0; i < msgs.size(); ++i) one_message<F>(alg, *rows.single, start, fresh, job_at(i));
   }
   internal::secure_zero(&start, sizeof start);
 }
 
-// From the algorithm's empty message, on the default hash_many() row or a named one.
+// From the algorithm's empty message, on the default rows or a named one.
 void many_from_scratch(Algorithm alg, const BackendInfo* named, Messages msgs, Outputs outs) {
   const internal::AlgorithmSpec& spec = internal::spec(alg);
   visit_family(spec.family, [&]<class T>(T) {
     constexpr Family F = T::kFamily;
-    const BackendOf<F>& be = named ? internal::row_of<F>(named) : internal::default_many_backend<F>();
+    const ManyRows<F> rows = many_rows<F>(named, msgs.size());
     ManyStart<F> start{{}, spec.block};
     internal::Framing<F>::init(start.state, spec);
-    run_many<F>(alg, be, start, true, msgs, outs);
+    run_many<F>(alg, rows, start, true, msgs, outs);
   });
 }
 
@@ -109,13 +131,12 @@ void hash_many(const Hasher& prefix, Messages msgs, Outputs outs) {
   const Algorithm alg = prefix.alg_;
   visit_family(family_of(alg), [&]<class T>(T) {
     constexpr Family F = T::kFamily;
-    const BackendOf<F>& be =
-        prefix.named_ ? internal::row_of<F>(prefix.backend_) : internal::default_many_backend<F>();
+    const ManyRows<F> rows = many_rows<F>(prefix.named_ ? prefix.backend_ : nullptr, msgs.size());
     ManyStart<F> start{{}, internal::spec(alg).block};
     if constexpr (F == Family::sha256) start.state = prefix.u_.s256;
     else if constexpr (F == Family::sha512) start.state = prefix.u_.s512;
     else start.state = prefix.u_.keccak;
-    run_many<F>(alg, be, start, false, msgs, outs);
+    run_many<F>(alg, rows, start, false, msgs, outs);
   });
 }
 

@@ -30,17 +30,27 @@ struct Selection {
   CpuFeatures features;
   std::string env_error;  // non-empty: SHAKEDOWN_BACKENDS is unusable, default selection throws
   std::array<std::vector<BackendStatus>, kAllFamilies.size()> status;
-  using Rows = std::tuple<const Sha256Backend*, const Sha512Backend*, const KeccakBackend*>;
-  Rows chosen{};       // new contexts and one-shot calls
-  Rows chosen_many{};  // hash_many()
+  // New contexts, one-shot calls, and what no lanes take in hash_many().
+  std::tuple<const Sha256Backend*, const Sha512Backend*, const KeccakBackend*> chosen{};
+  // hash_many()'s rows with lanes, in preference order.
+  std::tuple<std::vector<const Sha256Backend*>, std::vector<const Sha512Backend*>, std::vector<const KeccakBackend*>>
+      many{};
 
   template <Family F>
-  const BackendOf<F>*& chosen_row(bool many = false) {
-    return std::get<const BackendOf<F>*>(many ? chosen_many : chosen);
+  const BackendOf<F>*& chosen_row() {
+    return std::get<const BackendOf<F>*>(chosen);
   }
   template <Family F>
-  const BackendOf<F>* chosen_row(bool many = false) const {
-    return std::get<const BackendOf<F>*>(many ? chosen_many : chosen);
+  const BackendOf<F>* chosen_row() const {
+    return std::get<const BackendOf<F>*>(chosen);
+  }
+  template <Family F>
+  std::vector<const BackendOf<F>*>& many_rows() {
+    return std::get<std::vector<const BackendOf<F>*>>(many);
+  }
+  template <Family F>
+  const std::vector<const BackendOf<F>*>& many_rows() const {
+    return std::get<std::vector<const BackendOf<F>*>>(many);
   }
 };
 
@@ -52,24 +62,25 @@ constexpr const char* kSelfTestPending = "self-test pending: runs when it is sel
 // a pin or an exclusion keeps a suspect instruction (PadLock on a CPU model that advertises it but cannot
 // execute it) from ever running.
 //
-// Two rows are chosen per family from the one preference order: the first usable row for single messages, and
-// for hash_many() the first usable row with a multi-lane function (the single-message row when there is none).
-// A pin sets both: only the pinned row's code runs.
+// From the one preference order: single messages take the first usable row not flagged kBackendManyOnly;
+// hash_many() may use every usable row with a multi-lane function, in that order (docs/design.md "Many
+// messages"). A pin sets both: only the pinned row's code runs.
 template <Family F>
 void select_family(const FamilyOverride& o, Selection& sel, std::string& error) {
   auto& status = sel.status[index_of(F)];
   status.clear();
   const BackendOf<F>* chosen = nullptr;
-  const BackendOf<F>* chosen_many = nullptr;
+  std::vector<const BackendOf<F>*> many;
   for (const BackendOf<F>& b : table<F>()) {
     BackendStatus s{std::string(b.info.name), F, false, false, {}, b.multi.lanes, false};
     const bool pinned = !o.pinned.empty() && s.name == o.pinned;
     const bool excluded = std::find(o.excluded.begin(), o.excluded.end(), s.name) != o.excluded.end();
     const bool pin_only = (b.info.flags & kBackendPinOnly) != 0;
+    const bool many_only = (b.info.flags & kBackendManyOnly) != 0;
     const bool has_many = b.multi.lanes != 0;
     // Would selection use this row if it works? Only then may its self-test run here.
-    const bool wanted = pinned || (o.pinned.empty() && !excluded && !pin_only &&
-                                   (chosen == nullptr || (has_many && chosen_many == nullptr)));
+    const bool wanted =
+        pinned || (o.pinned.empty() && !excluded && !pin_only && ((chosen == nullptr && !many_only) || has_many));
     if (!b.info.available(sel.features)) {
       s.reason = "needs " + std::string(b.info.needs);
     } else if (!(b.info.flags & kBackendSelfTest)) {
@@ -88,9 +99,9 @@ void select_family(const FamilyOverride& o, Selection& sel, std::string& error) 
                 " but it is unavailable here: " + s.reason;
       } else {
         chosen = &b;
-        chosen_many = &b;
+        if (has_many) many.push_back(&b);
         s.selected = true;
-        s.selected_many = true;
+        s.selected_many = has_many;
         s.reason = "pinned by " + std::string(kBackendsEnv);
       }
     } else if (s.available) {
@@ -102,33 +113,31 @@ void select_family(const FamilyOverride& o, Selection& sel, std::string& error) 
         s.reason = "pin-only: never auto-selected (SHAKEDOWN_BACKENDS=" + std::string(name(F)) + "=" + s.name +
                    " or bind it by name)";
       } else {
-        // A row that takes hash_many() takes single messages too when it comes first (so chosen_many is never
-        // set while chosen is not).
-        if (chosen == nullptr) {
+        if (chosen == nullptr && !many_only) {
           chosen = &b;
           s.selected = true;
         }
-        if (has_many && chosen_many == nullptr) {
-          chosen_many = &b;
+        if (has_many) {
+          many.push_back(&b);
           s.selected_many = true;
         }
-        if (!s.selected && !s.selected_many)
-          s.reason = "available; " + std::string(chosen->info.name) + " is preferred";
-        else if (!s.selected)
-          s.reason = "selected for hash_many(); " + std::string(chosen->info.name) +
-                     " is preferred for single messages";
+        // The other rows' reasons are written below, once the single-message row is known.
       }
     }
     status.push_back(std::move(s));
   }
   if (chosen == nullptr && error.empty())
     error = std::string(kBackendsEnv) + " leaves no usable " + std::string(name(F)) + " backend";
-  if (chosen_many == nullptr && chosen != nullptr) {  // no usable multi-lane row: the single-message one
-    chosen_many = chosen;
-    status[row_index<F>(*chosen)].selected_many = true;
+  for (std::size_t i = 0; chosen && i < status.size(); ++i) {
+    BackendStatus& s = status[i];
+    if (!s.available || s.selected || !s.reason.empty()) continue;
+    const std::string preferred = std::string(chosen->info.name) + " is preferred";
+    s.reason = s.selected_many ? "selected for hash_many() from " + std::to_string(table<F>()[i].multi.min_busy) +
+                                     " messages; " + preferred + " for single messages"
+                               : "available; " + preferred;
   }
   sel.chosen_row<F>() = chosen;
-  sel.chosen_row<F>(true) = chosen_many;
+  sel.many_rows<F>() = std::move(many);
 }
 
 // The status of a family as of now: rows whose self-test ran after the selection was made (a bind by name)
@@ -193,8 +202,7 @@ bool same_selection(const Selection& a, const Selection& b) {
   };
   return a.features.flags == b.features.flags && a.features.vendor == b.features.vendor &&
          a.features.family == b.features.family && a.features.model == b.features.model &&
-         a.features.vector_bytes == b.features.vector_bytes && a.env_error == b.env_error && a.chosen == b.chosen &&
-         a.chosen_many == b.chosen_many &&
+         a.features.vector_bytes == b.features.vector_bytes && a.env_error == b.env_error && a.chosen == b.chosen && a.many == b.many &&
          std::equal(a.status.begin(), a.status.end(), b.status.begin(), same_status);
 }
 
@@ -243,8 +251,8 @@ const BackendOf<F>& default_backend() {
 }
 
 template <Family F>
-const BackendOf<F>& default_many_backend() {
-  return *usable().chosen_row<F>(true);
+std::span<const BackendOf<F>* const> default_many_rows() {
+  return usable().many_rows<F>();
 }
 
 const BackendInfo* default_backend_info(Family family) {
@@ -319,7 +327,7 @@ const BackendOf<F>& backend(std::string_view name, bool require_available) {
   template std::span<const BackendOf<F>> compiled_backends<F>() noexcept;                          \
   template const BackendOf<F>& backend<F>(std::string_view, bool);                                 \
   template const BackendOf<F>& internal::default_backend<F>();                                      \
-  template const BackendOf<F>& internal::default_many_backend<F>();
+  template std::span<const BackendOf<F>* const> internal::default_many_rows<F>();
 SHAKEDOWN_REGISTRY_FAMILY(Family::sha256)
 SHAKEDOWN_REGISTRY_FAMILY(Family::sha512)
 SHAKEDOWN_REGISTRY_FAMILY(Family::keccak)
@@ -339,7 +347,10 @@ std::string_view selected_backend(Family family) {
 }
 
 std::string_view selected_many_backend(Family family) {
-  return visit_family(family, []<class T>(T) { return internal::default_many_backend<T::kFamily>().info.name; });
+  return visit_family(family, []<class T>(T) {
+    const auto rows = internal::default_many_rows<T::kFamily>();
+    return rows.empty() ? internal::default_backend<T::kFamily>().info.name : rows.front()->info.name;
+  });
 }
 
 void check_environment() { (void)internal::usable(); }

@@ -43,8 +43,8 @@ using KeccakMultiFn = void (*)(std::uint64_t* const state[], const std::uint8_t*
 template <class Fn>
 struct MultiLane {
   std::uint32_t lanes = 0;     // L >= 2 states per call
-  std::uint32_t min_busy = 0;  // the fewest busy lanes for which one call beats the row's single-stream code
-                               // (measured; the backend's file says where): fewer go through that code instead
+  std::uint32_t min_busy = 0;  // the fewest busy lanes for which one call beats the single-message code that
+                               // would otherwise run (measured; the backend's file says where)
   Fn fn = nullptr;
 };
 
@@ -52,6 +52,8 @@ enum BackendFlags : std::uint32_t {
   kBackendDefault = 0,
   kBackendPinOnly = 1u << 0,   // never auto-selected; runs only when pinned (SHAKEDOWN_BACKENDS) or bound
   kBackendSelfTest = 1u << 1,  // must pass a known-answer test before it is first used
+  kBackendManyOnly = 1u << 2,  // auto-selected only for hash_many(): placed early for its lanes, while a later
+                               // row's single-message code is faster (it still serves single messages by name)
 };
 
 struct BackendInfo {
@@ -151,8 +153,8 @@ struct BackendStatus {
   bool available;     // the CPU supports it (and its self-test, once run, passed); a context may be bound to it
   bool selected;      // the default for new contexts of this family
   std::string reason; // why unavailable / why not selected; empty for the selected backend
-  std::size_t lanes = 0;        // its multi-lane function's lane count, 0 if it has none
-  bool selected_many = false;   // the default for hash_many() of this family
+  std::size_t lanes = 0;       // its multi-lane function's lane count, 0 if it has none
+  bool selected_many = false;  // hash_many() uses its lanes by default (from lanes' min_busy messages)
 };
 
 // All compiled backends of a family, in preference order. Throws Errc::bad_environment
@@ -162,8 +164,9 @@ std::vector<BackendStatus> backends(Family family);
 std::vector<std::string> available_backends(Family family);
 // The default backend's name for the family (throws like backends()).
 std::string_view selected_backend(Family family);
-// The default backend of hash_many() for the family: the pinned one if SHAKEDOWN_BACKENDS pins the family, else
-// the first usable row with a multi-lane function, else selected_backend(family) (throws like backends()).
+// hash_many()'s first choice for the family (throws like backends()): the first usable row with a multi-lane
+// function (the pinned one if SHAKEDOWN_BACKENDS pins the family), else selected_backend(family). A call with
+// fewer messages than its min_busy takes the next such row whose min_busy it reaches, or selected_backend().
 std::string_view selected_many_backend(Family family);
 // Validates SHAKEDOWN_BACKENDS now; throws Errc::bad_environment with a message naming the
 // offending item. Applications call this at start-up to fail early.

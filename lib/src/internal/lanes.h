@@ -11,7 +11,7 @@
 // the next message. Each call advances every lane by the shortest run left among the busy ones. An idle lane
 // (no message left for it) gets its own slot's state as scratch and a busy lane's data, so the multi-lane
 // function never sees a short lane. When fewer than the row's min_busy lanes are busy (the last, longest
-// messages), their streams finish through the row's single-stream functions instead.
+// messages), their streams finish through a single-message row instead (the same row when it was named).
 #pragma once
 
 #include <algorithm>
@@ -215,10 +215,11 @@ void call_multi(const BackendOf<F>& be, typename FamilyTraits<F>::Word* const* s
   else be.multi.fn(states, data, nblocks);
 }
 
-// All jobs through the row's multi-lane function (be.multi.lanes >= 2). Leaves nothing of the messages behind
-// except in the outputs: every lane slot is zeroized.
+// All jobs through the row's multi-lane function (be.multi.lanes >= 2), the stragglers through `single`. Leaves
+// nothing of the messages behind except in the outputs: every lane slot is zeroized.
 template <Family F>
-void run_lanes(const BackendOf<F>& be, const ManyStart<F>& start, std::size_t count, auto&& job_at) noexcept {
+void run_lanes(const BackendOf<F>& be, const BackendOf<F>& single, const ManyStart<F>& start, std::size_t count,
+               auto&& job_at) noexcept {
   using Word = typename FamilyTraits<F>::Word;
   constexpr std::size_t kMax = FamilyTraits<F>::kMaxLanes;
   const std::size_t L = be.multi.lanes, block = start.block;
@@ -240,7 +241,7 @@ void run_lanes(const BackendOf<F>& be, const ManyStart<F>& start, std::size_t co
     if (busy == 0) break;
     if (busy < be.multi.min_busy) {  // the queue is empty: the stragglers go one at a time
       for (std::size_t i = 0; i < L; ++i)
-        if (lanes[i].busy) lane_finish_single(lanes[i], be, block);
+        if (lanes[i].busy) lane_finish_single(lanes[i], single, block);
       break;
     }
     std::size_t n = SIZE_MAX;
