@@ -49,7 +49,7 @@ if(SHAKEDOWN_ARCH STREQUAL "x86_64" AND QEMU_X86_64 AND NOT SHAKEDOWN_SANITIZED 
           "GTEST_FILTER=*x86_64_shani*")
   endif()
   # The fuzz corpora are a regression suite under QEMU too (standalone driver: no libFuzzer there).
-  foreach(target fuzz_hash fuzz_blocks fuzz_api)
+  foreach(target fuzz_hash fuzz_blocks fuzz_api fuzz_many)
     if(TARGET ${target}_standalone)
       add_test(NAME qemu-x86_64.avx2.fuzz.replay.${target}
                COMMAND ${QEMU_X86_64} -cpu max $<TARGET_FILE:${target}_standalone> ${PROJECT_SOURCE_DIR}/fuzz/corpus/${target})

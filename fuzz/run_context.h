@@ -15,6 +15,8 @@ const std::vector<std::string>& backends_of(Family family);
 // Counts one plan executed on backends_of(family)[index]. At exit the totals become execution
 // records (suite "fuzz", see tests/support.h) for the backend coverage gate.
 void count_run(Family family, std::size_t index);
+// Counts one plan in which that backend's multi-lane function ran (suite "fuzz-multi").
+void count_lanes_run(Family family, std::size_t index);
 
 // LLVMFuzzerInitialize body shared by all targets, the standalone driver and shakedown-repro:
 // installs the emulators (when linked) and SHAKEDOWN_TEST_ASSUME, then prints the backends.
