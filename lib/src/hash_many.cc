@@ -50,7 +50,7 @@ void one_message(Algorithm alg, const BackendOf<F>& be, const ManyStart<F>& star
   }
   using Framing = internal::Framing<F>;
   detail::StateOf<F> s = start.state;
-  Framing::absorb(s, be, job.data, job.len);  // the length was checked with the others
+  if (job.len) Framing::absorb(s, be, job.data, job.len);  // checked with the others; an empty one may be null
   Framing::finish(s, be, job.out, job.outlen);
   internal::secure_zero(&s, sizeof s);
 }

@@ -107,7 +107,7 @@ void lane_begin(Lane<F>& l, const ManyStart<F>& start, const ManyJob& job) noexc
   len %= B;
   std::uint8_t* tail = l.buf + B;
   std::memcpy(tail, carried, carry);
-  std::memcpy(tail + carry, p, len);
+  if (len) std::memcpy(tail + carry, p, len);  // an empty message's data may be null
   std::size_t r = carry + len;  // < B
   if constexpr (F == Family::keccak) {
     std::memset(tail + r, 0, B - r);
@@ -138,7 +138,7 @@ template <Family F>
 bool lane_output(Lane<F>& l, std::size_t block) noexcept {
   if constexpr (F == Family::keccak) {
     const std::size_t take = std::min(block, l.outlen - l.produced);
-    keccak_extract_bytes(l.st, 0, l.out + l.produced, take);
+    if (take) keccak_extract_bytes(l.st, 0, l.out + l.produced, take);  // an empty output may be null
     l.produced += take;
     if (l.produced == l.outlen) return false;
     l.stage = Lane<F>::squeeze;
