@@ -25,12 +25,6 @@ SHAKEDOWN_X86_TARGET_END
 namespace shakedown::internal {
 namespace {
 
-void blocks(std::uint64_t h[8], const std::uint8_t* data, std::size_t nblocks) {
-  if (nblocks == 0) return;
-  sha512_blocks_2lane<Sha2SmallSigmas<Avx2Lanes<std::uint64_t>>>(h, data, nblocks);
-  burn_stack(kSha512X86Stack);  // K + W pairs, spilled working variables (stack_burn.h)
-}
-
 // Four lanes: W[16], the state and its copy are 32 registers, twice what AVX2 has; the spills (gcc 12: a frame
 // of 1384 bytes) are burnt after each call.
 constexpr std::size_t kX4Stack = 2048;
@@ -38,7 +32,8 @@ constexpr std::size_t kX4Stack = 2048;
 }  // namespace
 
 constinit const Sha512Backend rows::sha512_x86_64_avx2 = {
-    {"x86_64/avx2", "AVX2, BMI2 and OS-enabled YMM state", x86::avx2_bmi2, kBackendDefault}, blocks,
+    {"x86_64/avx2", "AVX2, BMI2 and OS-enabled YMM state", x86::avx2_bmi2, kBackendDefault},
+    sha512_x86_blocks<Sha2SmallSigmas<Avx2Lanes<std::uint64_t>>>,
     // Four lanes; below three busy ones blocks() is faster per message (bench/).
     {4, 3, sha2_lanes_seam<Avx2Lanes<std::uint64_t>, kX4Stack>}};
 

@@ -25,12 +25,6 @@ SHAKEDOWN_X86_TARGET_END
 namespace shakedown::internal {
 namespace {
 
-void blocks(std::uint64_t h[8], const std::uint8_t* data, std::size_t nblocks) {
-  if (nblocks == 0) return;
-  sha512_blocks_2lane<Sha2SmallSigmas<Avx512VlWords<std::uint64_t>>>(h, data, nblocks);
-  burn_stack(kSha512X86Stack);  // K + W pairs, spilled working variables (stack_burn.h)
-}
-
 // Eight lanes: W[16] and the state fit the 32 ZMM registers; the state's copy and the transposes spill (gcc 12: a
 // frame of 1736 bytes), burnt after each call.
 constexpr std::size_t kX8Stack = 2560;
@@ -39,7 +33,8 @@ constexpr std::size_t kX8Stack = 2560;
 
 // vpshufb on ZMM (BW) for the eight lanes, vprorq/vpternlogq on YMM (VL), rorx (BMI2).
 constinit const Sha512Backend rows::sha512_x86_64_avx512 = {
-    {"x86_64/avx512", "AVX-512F/VL/BW, BMI2 and OS-enabled ZMM state", x86::avx512bw, kBackendDefault}, blocks,
+    {"x86_64/avx512", "AVX-512F/VL/BW, BMI2 and OS-enabled ZMM state", x86::avx512bw, kBackendDefault},
+    sha512_x86_blocks<Sha2SmallSigmas<Avx512VlWords<std::uint64_t>>>,
     // Eight lanes; below three busy ones blocks() is faster per message (bench/).
     {8, 3, sha2_lanes_seam<Avx512Lanes<std::uint64_t>, kX8Stack>}};
 
