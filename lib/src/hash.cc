@@ -44,7 +44,7 @@ void oneshot(Algorithm alg, const BackendOf<F>& be, const std::uint8_t* data, st
 
 template <class Fn>
 decltype(auto) Hasher::with_family(Fn&& fn) {
-  return visit_family(family_of(alg_), [&]<class T>(T traits) -> decltype(auto) {
+  return visit_family(family_, [&]<class T>(T traits) -> decltype(auto) {
     constexpr Family F = T::kFamily;
     if constexpr (F == Family::sha256) return fn(traits, u_.s256, row_of<F>(backend_));
     else if constexpr (F == Family::sha512) return fn(traits, u_.s512, row_of<F>(backend_));
@@ -53,17 +53,29 @@ decltype(auto) Hasher::with_family(Fn&& fn) {
 }
 
 Hasher::Hasher(Algorithm alg)
-    : alg_(alg), phase_(Phase::absorbing), named_(false), backend_(default_backend_info(family_of(alg))) {
+    : alg_(alg),
+      phase_(Phase::absorbing),
+      named_(false),
+      family_(family_of(alg)),
+      backend_(default_backend_info(family_)) {
   init_state();
 }
 
 Hasher::Hasher(Algorithm alg, std::string_view backend)
-    : alg_(alg), phase_(Phase::absorbing), named_(true), backend_(named_backend_info(family_of(alg), backend)) {
+    : alg_(alg),
+      phase_(Phase::absorbing),
+      named_(true),
+      family_(family_of(alg)),
+      backend_(named_backend_info(family_, backend)) {
   init_state();
 }
 
 Hasher::Hasher(const Hasher& other) noexcept
-    : alg_(other.alg_), phase_(other.phase_), named_(other.named_), backend_(other.backend_) {
+    : alg_(other.alg_),
+      phase_(other.phase_),
+      named_(other.named_),
+      family_(other.family_),
+      backend_(other.backend_) {
   std::memcpy(&u_, &other.u_, sizeof u_);
 }
 
@@ -72,6 +84,7 @@ Hasher& Hasher::operator=(const Hasher& other) noexcept {
     alg_ = other.alg_;
     phase_ = other.phase_;
     named_ = other.named_;
+    family_ = other.family_;
     backend_ = other.backend_;
     std::memcpy(&u_, &other.u_, sizeof u_);
   }
@@ -108,11 +121,10 @@ void Hasher::init_state() noexcept {
 
 void Hasher::reset() noexcept { init_state(); }
 
-void Hasher::check_usable(bool for_update) const {
+void Hasher::throw_unusable() const {
   if (phase_ == Phase::finalized)
     throw Error(Errc::finalized, std::string(name(alg_)) + " context used after final(); call reset() first");
-  if (for_update && phase_ == Phase::squeezing)
-    throw Error(Errc::wrong_phase, std::string(name(alg_)) + " context cannot absorb after squeezing started");
+  throw Error(Errc::wrong_phase, std::string(name(alg_)) + " context cannot absorb after squeezing started");
 }
 
 Hasher& Hasher::update(const void* data, std::size_t len) {

@@ -107,14 +107,20 @@ class Hasher {
   friend void hash_many(const Hasher& prefix, Messages msgs, Outputs outs);
   void init_state() noexcept;
   void wipe() noexcept;
-  void check_usable(bool for_update) const;
+  // Throws unless the context may absorb (for_update) or give output: the check inline, the throw not.
+  void check_usable(bool for_update) const {
+    if (phase_ != Phase::absorbing && (for_update || phase_ == Phase::finalized)) [[unlikely]]
+      throw_unusable();
+  }
+  [[noreturn]] void throw_unusable() const;
   // fn(FamilyTraits<F>, state, backend row) with this context's family F: the one family dispatch (hash.cc).
   template <class Fn>
   decltype(auto) with_family(Fn&& fn);
 
   Algorithm alg_;
   Phase phase_;
-  bool named_;  // bound by name (or rebound): hash_many(*this, ...) keeps to that backend
+  bool named_;      // bound by name (or rebound): hash_many(*this, ...) keeps to that backend
+  Family family_;  // family_of(alg_), kept: every update() dispatches on it
   // The bound row, by the BackendInfo every row starts with (outside the union: survives zeroization).
   const BackendInfo* backend_;
   // Everything secret lives here and is zeroized as a whole.

@@ -25,8 +25,10 @@ const BackendOf<F>& row_of(const BackendInfo* info) {
   return *reinterpret_cast<const BackendOf<F>*>(info);
 }
 
-inline void check_pointer(const void* p, std::size_t len, const std::string& what) {
-  if (p == nullptr && len != 0) throw Error(Errc::null_pointer, what + " is null with length " + std::to_string(len));
+// The message is built only when thrown: this runs on every update().
+inline void check_pointer(const void* p, std::size_t len, std::string_view what) {
+  if (p == nullptr && len != 0) [[unlikely]]
+    throw Error(Errc::null_pointer, std::string(what) + " is null with length " + std::to_string(len));
 }
 
 inline void check_output_length(Algorithm alg, std::size_t len) {
