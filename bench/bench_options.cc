@@ -45,6 +45,11 @@ bool apply(Options& opt, std::string_view name, std::string_view value) {
     opt.rounds = static_cast<int>(parse_count("rounds", value, 1));
   } else if (name == "lengths") {
     opt.lengths = parse_lengths("lengths", value);
+  } else if (name == "many_counts") {
+    opt.many_counts.clear();
+    for (const auto& item : split_list(value)) opt.many_counts.push_back(parse_count("many_counts", item, 1));
+  } else if (name == "many_lengths") {
+    opt.many_lengths = parse_lengths("many_lengths", value);
   } else if (name == "chunk") {
     opt.chunk = parse_count("chunk", value, 1);
   } else if (name == "table") {
@@ -91,6 +96,8 @@ const char* options_help() {
          "  --shakedown_lengths=a,b    one-shot message lengths (default 16,64,256,1024,8192,16384);\n"
          "                             env SHAKEDOWN_BENCH_LENGTHS\n"
          "  --shakedown_chunk=N        update() size of the incremental cases (default 100)\n"
+         "  --shakedown_many_counts=a,b  messages per hash_many() call (default 2,4,8,16; empty: no such cases)\n"
+         "  --shakedown_many_lengths=a,b length of each of those messages (default 64,1024,4096,16384)\n"
          "  --shakedown_table=0|1      print the ratio table at the end (default 1)\n"
          "Benchmark names are <case>/<impl>/<length>, impl = openssl or a backend name, e.g.\n"
          "  --benchmark_filter='^sha256/.*/16384$'\n"

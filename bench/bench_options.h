@@ -16,6 +16,9 @@ struct Options {
   int rounds = 3;
   // Chunk size of the incremental-API cases (deliberately not a multiple of any block size).
   std::size_t chunk = 100;
+  // The many-message cases: message counts (empty: none) and the length of each message.
+  std::vector<std::size_t> many_counts = {2, 4, 8, 16};
+  std::vector<std::size_t> many_lengths = {64, 1024, 4096, 16384};
   // Print the ratio table at the end (off with --shakedown_table=0, e.g. for JSON-only runs).
   bool table = true;
 };

@@ -20,6 +20,9 @@ namespace {
 constexpr std::size_t kLargeLength = 16384;  // the HMAC and incremental cases
 constexpr std::array<Algorithm, 3> kIncrementalAlgorithms = {Algorithm::sha256, Algorithm::sha512,
                                                             Algorithm::sha3_256};
+// The many-message cases: each family's targets (SHAKE128: the matrix expansion of ML-KEM and ML-DSA).
+constexpr std::array<Algorithm, 4> kManyAlgorithms = {Algorithm::sha256, Algorithm::sha512, Algorithm::sha3_256,
+                                                      Algorithm::shake128};
 
 // One input buffer for every case, filled with a non-trivial pattern.
 const std::uint8_t* message(std::size_t len) {
@@ -38,6 +41,12 @@ std::vector<std::string> backends_to_measure(Family family, const Options& opt) 
       return std::find(opt.backends.begin(), opt.backends.end(), n) == opt.backends.end();
     });
   return names;
+}
+
+bool has_lanes(Family family, const std::string& backend) {
+  for (const BackendStatus& s : backends(family))
+    if (s.name == backend) return s.lanes != 0;
+  return false;
 }
 
 void set_bytes(benchmark::State& state, std::size_t len) {
@@ -143,6 +152,45 @@ class Registrar {
           });
   }
 
+  // n messages of len bytes: OpenSSL hashes them one after another (EVP_Digest each), ours in one hash_many()
+  // call. Measured: the n * len bytes of a call.
+  void many(Algorithm alg, std::size_t n, std::size_t len) {
+    const std::string label = std::string(name(alg)) + "-x" + std::to_string(n);
+    std::vector<std::string> ours = backends_to_measure(family_of(alg), opt_);
+    std::erase_if(ours, [&](const std::string& b) { return !has_lanes(family_of(alg), b); });
+    if (ours.empty()) return;
+    add({label, kOpenssl, len}, [alg, n, len](benchmark::State& state) {
+      const EVP_MD* md = openssl_md(alg);
+      std::vector<std::uint8_t> out(n * digest_size(alg));
+      for (auto _ : state) {
+        for (std::size_t i = 0; i < n; ++i)
+          openssl_oneshot(alg, md, message(n * len) + i * len, len, out.data() + i * digest_size(alg), digest_size(alg));
+        benchmark::DoNotOptimize(out.data());
+        benchmark::ClobberMemory();
+      }
+      set_bytes(state, n * len);
+    });
+    // The backends by name, then "default": hash_many() choosing its rows by message count (selected_many_backend).
+    if (opt_.backends.empty()) ours.push_back(kDefaultRows);
+    for (const auto& backend : ours)
+      add({label, backend, len}, [alg, n, len, backend](benchmark::State& state) {
+        std::vector<std::span<const std::uint8_t>> msgs;
+        std::vector<std::uint8_t> out(n * digest_size(alg));
+        std::vector<std::span<std::uint8_t>> outs;
+        for (std::size_t i = 0; i < n; ++i) {
+          msgs.emplace_back(message(n * len) + i * len, len);
+          outs.emplace_back(out.data() + i * digest_size(alg), digest_size(alg));
+        }
+        for (auto _ : state) {
+          if (backend == kDefaultRows) hash_many(alg, msgs, outs);
+          else hash_many(alg, backend, msgs, outs);
+          benchmark::DoNotOptimize(out.data());
+          benchmark::ClobberMemory();
+        }
+        set_bytes(state, n * len);
+      });
+  }
+
   std::vector<Case> take() { return std::move(cases_); }
 
  private:
@@ -180,12 +228,18 @@ void check_backend_names(const Options& opt) {
 
 std::vector<Case> register_round(const Options& opt) {
   check_backend_names(opt);
-  message(std::max(kLargeLength, *std::max_element(opt.lengths.begin(), opt.lengths.end())));
+  std::size_t longest = std::max(kLargeLength, *std::max_element(opt.lengths.begin(), opt.lengths.end()));
+  for (std::size_t n : opt.many_counts)
+    for (std::size_t len : opt.many_lengths) longest = std::max(longest, n * len);
+  message(longest);
   Registrar reg(opt);
   for (Algorithm alg : kAllAlgorithms)
     for (std::size_t len : opt.lengths) reg.oneshot(alg, len);
   reg.hmac(Algorithm::sha256, kLargeLength);
   for (Algorithm alg : kIncrementalAlgorithms) reg.incremental(alg, kLargeLength);
+  for (Algorithm alg : kManyAlgorithms)
+    for (std::size_t n : opt.many_counts)
+      for (std::size_t len : opt.many_lengths) reg.many(alg, n, len);
   return reg.take();
 }
 

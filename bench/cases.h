@@ -10,6 +10,8 @@
 namespace shakedown::bench {
 
 inline constexpr const char* kOpenssl = "openssl";
+// The impl of the many-message cases that lets hash_many() choose its rows (no backend has this name).
+inline constexpr const char* kDefaultRows = "default";
 
 struct Case {
   std::string label;  // "sha256", "hmac-sha256", "sha3-256-upd100"

@@ -46,7 +46,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import results as res  # noqa: E402
 from gate import charged_backends  # noqa: E402
-from matrix import ALGORITHMS, HOST_ARCH, Matrix, MatrixError, sanitize  # noqa: E402
+from matrix import ALGORITHMS, FUZZ_TARGETS, HOST_ARCH, Matrix, MatrixError, sanitize  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CROSS_ARCHES = ("aarch64", "s390x", "riscv64")
@@ -394,8 +394,7 @@ class Driver:
         """Verify mode: every fuzz target of the build for --fuzz-seconds, side by side (one per core), and the
         targets that env rows with timeboxed= fuzz in their environment: its profile (emulated instructions
         required as for its fuzz entries), its runner and CPU, its extra environment."""
-        jobs = [(build_row.name, t, {}, self.runner_of(arch, build_dir)) for t in ("fuzz_hash", "fuzz_blocks",
-                                                                                   "fuzz_api")]
+        jobs = [(build_row.name, t, {}, self.runner_of(arch, build_dir)) for t in FUZZ_TARGETS]
         for row in self.matrix.envs(arch):
             if not row.items("timeboxed") or row.name in self.envs_left_out(arch):
                 continue

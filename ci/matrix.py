@@ -40,13 +40,14 @@ CONTRACT_KEYS = {"args", "require", "flips"}
 NATIVE = "native"
 MODES = ("test", "verify", "quick")
 FUZZ_MODES = ("replay", "random")
-FUZZ_TARGETS = ("fuzz_hash", "fuzz_blocks", "fuzz_api")
+FUZZ_TARGETS = ("fuzz_hash", "fuzz_blocks", "fuzz_api", "fuzz_many")  # fuzz/CMakeLists.txt's list
 # Record suites (the "suite" of an execution record, tests/support/records.h) that a row's gtest suites and
 # fuzz entries produce for every backend they run: the default of `checks=`.
 COVERAGE_SUITES = ("vectors", "diff")
 # Every record suite an expectation may ask for (vectors/, diff/, fuzz/, tests/msan_check.cc, the constant-time
-# suite tests/ct_check.cc, the x86 backend tests, the unit tests' pinned-backend checks).
-RECORD_SUITES = ("vectors", "diff", "fuzz", "msan", "ct", "x86_64", "pinned")
+# suite tests/ct_check.cc, the x86 backend tests, the unit tests' pinned-backend checks, and the multi-lane runs of
+# the many-message diff suite and fuzz_many).
+RECORD_SUITES = ("vectors", "diff", "fuzz", "msan", "ct", "x86_64", "pinned", "multi", "fuzz-multi")
 
 
 class MatrixError(Exception):

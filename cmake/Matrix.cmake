@@ -144,7 +144,7 @@ function(shakedown_add_variant env)
     set(V_TIMEOUT 1500)
   endif()
   if(NOT V_FUZZ_TARGETS)
-    set(V_FUZZ_TARGETS fuzz_hash fuzz_blocks fuzz_api)
+    set(V_FUZZ_TARGETS fuzz_hash fuzz_blocks fuzz_api fuzz_many)  # ci/matrix.py FUZZ_TARGETS
   endif()
 
   # The environment of the suites, and of the fuzz drivers (whose emulation minimum may be lower: fewer inputs).

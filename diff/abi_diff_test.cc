@@ -71,6 +71,41 @@ void check_keccak(const test::FamilyBackend& p, Rng& rng, std::size_t& calls) {
   }
 }
 
+// The multi-lane entry (backend.h): L states over nblocks blocks of their own data each (plus a rate for Keccak).
+template <Family F>
+void check_multi(const test::FamilyBackend& p, Rng& rng, std::size_t& calls) {
+  using Word = typename FamilyTraits<F>::Word;
+  constexpr std::size_t W = FamilyTraits<F>::kStateWords;
+  const auto& be = shakedown::backend<F>(p.backend);
+  const std::size_t L = be.multi.lanes;
+  if (L == 0) return;
+  const std::size_t block = F == Family::keccak ? kKeccakRates[0] : FamilyTraits<F>::kBlockBytes;
+  for (std::size_t n : {0, 1, 3}) {
+    std::vector<std::vector<Word>> via(L, std::vector<Word>(W)), direct;
+    std::vector<std::vector<std::uint8_t>> data;
+    std::vector<Word*> via_p, direct_p;
+    std::vector<const std::uint8_t*> data_p;
+    for (auto& st : via)
+      for (auto& w : st) w = static_cast<Word>(rng.next());
+    direct = via;
+    for (std::size_t l = 0; l < L; ++l) {
+      data.push_back(rng.bytes(n * block + 1));
+      via_p.push_back(via[l].data());
+      direct_p.push_back(direct[l].data());
+      data_p.push_back(data.back().data());
+    }
+    const auto states = reinterpret_cast<std::uintptr_t>(via_p.data());
+    const auto inputs = reinterpret_cast<std::uintptr_t>(data_p.data());
+    EXPECT_EQ(call_checked(rng, be.multi.fn, states, inputs, n, F == Family::keccak ? block : 0), "")
+        << who(p) << " multi-lane entry (" << L << " lanes, nblocks " << n << ") through the ABI trampoline";
+    if constexpr (F == Family::keccak) be.multi.fn(direct_p.data(), data_p.data(), n, block);
+    else be.multi.fn(direct_p.data(), data_p.data(), n);
+    EXPECT_EQ(via, direct) << who(p) << " multi-lane result via trampoline, nblocks " << n;
+    ++calls;
+  }
+  test::record("multi", p.family, p.backend, "abi-callee-saved", 3);
+}
+
 TEST_P(AbiDiff, CalleeSavedRegistersPreserved) {
   const auto& p = GetParam();
   Rng rng(seed_for("abi", test::param_name(p), 0));
@@ -80,6 +115,7 @@ TEST_P(AbiDiff, CalleeSavedRegistersPreserved) {
     case Family::sha512: check_sha2<std::uint64_t>(p, rng, calls); break;
     case Family::keccak: check_keccak(p, rng, calls); break;
   }
+  visit_family(p.family, [&]<class T>(T) { check_multi<T::kFamily>(p, rng, calls); });
   record(p, "abi-callee-saved", calls);
 }
 

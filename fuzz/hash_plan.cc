@@ -21,8 +21,8 @@ constexpr std::uint8_t kFlagClone = 0x20;
 constexpr std::uint8_t kFlagHandoff = 0x40;
 constexpr std::uint8_t kFlagFinalOrTruncate = 0x80;  // SHAKE: final(len) after squeezes; HMAC: truncated tag
 
-// One byte -> a length biased towards the sizes that break framing code: 0, block-boundary
-// neighbours (block +-4, 2 x block +-4), exact multi-block runs, and small/medium arbitrary sizes.
+}  // namespace
+
 std::size_t size_class(std::uint8_t b, std::size_t block) {
   const std::size_t low = b & 31u;
   switch (b >> 5) {
@@ -42,8 +42,6 @@ std::string list(const std::vector<std::size_t>& v) {
   for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
   return s + "]";
 }
-
-}  // namespace
 
 std::size_t HashPlan::output_size() const {
   if (hmac) return tag_len;

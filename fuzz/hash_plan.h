@@ -39,4 +39,11 @@ std::optional<HashPlan> decode_hash_plan(std::span<const std::uint8_t> input, st
 
 std::string describe(const HashPlan& plan);
 
+// One byte -> a length biased towards the sizes that break framing code (README.md "Plan format"): 0,
+// block-boundary neighbours, exact multi-block runs, small and medium sizes. Also fuzz_many's.
+std::size_t size_class(std::uint8_t b, std::size_t block);
+
+// "[3, 0, 64]" for plan descriptions.
+std::string list(const std::vector<std::size_t>& values);
+
 }  // namespace shakedown::fuzz

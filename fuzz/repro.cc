@@ -119,7 +119,7 @@ const Target* target_named_in(const std::string& name, const std::string& file) 
 }
 
 // The file's own name first (fuzz-<label>-crash-..., <target>-crash-...: libFuzzer's -artifact_prefix as the
-// ctest entries and ci/fuzz-time-boxed set it), then its folder's (corpus/<target>/, artifact folders).
+// ctest entries and the CI driver's time-boxed runs set it), then its folder's (corpus/<target>/, artifact folders).
 Choice choose_target(const std::string& file) {
   const fs::path path(file);
   if (const Target* t = target_named_in(path.filename().string(), file)) return {t, "from the file name"};

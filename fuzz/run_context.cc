@@ -23,12 +23,13 @@ std::array<std::vector<std::string>, kAllFamilies.size()>& cache() {
   return lists;
 }
 bool g_filled = false;
-std::array<std::vector<std::uint64_t>, kAllFamilies.size()> g_runs;
+std::array<std::vector<std::uint64_t>, kAllFamilies.size()> g_runs, g_lanes_runs;
 
 void fill() {
   for (Family f : kAllFamilies) {
     cache()[static_cast<std::size_t>(f)] = available_backends(f);
     g_runs[static_cast<std::size_t>(f)].assign(cache()[static_cast<std::size_t>(f)].size(), 0);
+    g_lanes_runs[static_cast<std::size_t>(f)].assign(cache()[static_cast<std::size_t>(f)].size(), 0);
   }
   if (!g_filled) std::atexit(write_run_records);
   g_filled = true;
@@ -39,14 +40,22 @@ void write_run_records() {
   for (Family f : kAllFamilies) {
     const auto& names = cache()[static_cast<std::size_t>(f)];
     auto& runs = g_runs[static_cast<std::size_t>(f)];
-    for (std::size_t i = 0; i < names.size() && i < runs.size(); ++i)
+    auto& lanes_runs = g_lanes_runs[static_cast<std::size_t>(f)];
+    for (std::size_t i = 0; i < names.size() && i < runs.size(); ++i) {
       if (runs[i]) test::record("fuzz", f, names[i], "plans", std::exchange(runs[i], 0));
+      if (lanes_runs[i]) test::record("fuzz-multi", f, names[i], "plans", std::exchange(lanes_runs[i], 0));
+    }
   }
   test::flush_records();
 }
 
 void count_run(Family family, std::size_t index) {
   auto& runs = g_runs[static_cast<std::size_t>(family)];
+  if (index < runs.size()) ++runs[index];
+}
+
+void count_lanes_run(Family family, std::size_t index) {
+  auto& runs = g_lanes_runs[static_cast<std::size_t>(family)];
   if (index < runs.size()) ++runs[index];
 }
 

@@ -17,6 +17,8 @@ const std::vector<std::string>& backends_of(Family family);
 void count_run(Family family, std::size_t index);
 // Writes the counts (and any failure recorded) now: a run about to abort() on a mismatch calls it.
 void write_run_records();
+// Counts one plan in which that backend's multi-lane function ran (suite "fuzz-multi").
+void count_lanes_run(Family family, std::size_t index);
 
 // LLVMFuzzerInitialize body shared by all targets, the standalone driver and shakedown-repro:
 // installs the emulators (when linked) and SHAKEDOWN_TEST_ASSUME, prints the backends, and exits with

@@ -1,9 +1,10 @@
-// The three plan executors: run a decoded plan on every available backend and say who disagrees.
+// The plan executors: run a decoded plan on every available backend and say who disagrees.
 #pragma once
 
 #include "api_plan.h"
 #include "blocks_plan.h"
 #include "hash_plan.h"
+#include "many_plan.h"
 #include "verdict.h"
 
 namespace shakedown::fuzz {
@@ -15,5 +16,7 @@ Verdict run_hash_plan(const HashPlan& plan);
 Verdict run_blocks_plan(const BlocksPlan& plan);
 // The operation sequence against a model of the documented API contract (error codes, outputs).
 Verdict run_api_plan(const ApiPlan& plan);
+// hash_many() on every available backend by name and on the default rows, each output against OpenSSL.
+Verdict run_many_plan(const ManyPlan& plan);
 
 }  // namespace shakedown::fuzz

@@ -25,13 +25,15 @@ Outcome run_target(std::span<const std::uint8_t> input, bool always_describe) {
   return o;
 }
 
-constexpr std::array<Target, 3> kTargets = {{
+constexpr std::array<Target, 4> kTargets = {{
     {"fuzz_hash", "message API: chunked updates, alignment, clone, handoff, squeezes, HMAC vs OpenSSL",
      run_target<HashPlan, decode_hash_plan, run_hash_plan>},
     {"fuzz_blocks", "block functions from random states, whole and split across backends, vs generic",
      run_target<BlocksPlan, decode_blocks_plan, run_blocks_plan>},
     {"fuzz_api", "random API operation sequences and misuse vs the documented error contract",
      run_target<ApiPlan, decode_api_plan, run_api_plan>},
+    {"fuzz_many", "hash_many(): N messages of unequal lengths, after a prefix fed in updates, vs OpenSSL per message",
+     run_target<ManyPlan, decode_many_plan, run_many_plan>},
 }};
 
 }  // namespace

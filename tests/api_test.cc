@@ -10,6 +10,7 @@
 #include <cstring>
 #include <new>
 
+#include "error_of.h"
 #include "shakedown/testing.h"
 #include "support.h"
 
@@ -19,17 +20,7 @@ namespace {
 using test::openssl_digest;
 using test::pattern;
 
-// Runs f, which must throw shakedown::Error; returns its code and message.
-template <class F>
-std::pair<Errc, std::string> error_of(F&& f) {
-  try {
-    f();
-  } catch (const Error& e) {
-    return {e.code(), e.what()};
-  }
-  ADD_FAILURE() << "expected shakedown::Error";
-  return {Errc::unknown_algorithm, ""};
-}
+using test::error_of;
 
 bool all_zero(std::span<const std::uint8_t> bytes) {
   for (auto b : bytes)

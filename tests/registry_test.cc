@@ -48,6 +48,20 @@ void check_table(const Table& table) {
 TEST(Registry, TablesAreWellFormed) {
   for (Family f : kAllFamilies) visit_family(f, []<class T>(T) { check_table(compiled_backends<T::kFamily>()); });
   for (const auto& k : shakedown::compiled_backends<Family::keccak>()) EXPECT_NE(k.permute, nullptr) << k.info.name;
+  // A multi-lane entry is all there or all absent, with a lane count the framing has slots for (lanes.h).
+  for (Family f : kAllFamilies)
+    visit_family(f, []<class T>(T) {
+      for (const auto& b : compiled_backends<T::kFamily>()) {
+        const auto& m = b.multi;
+        if (m.lanes == 0) {
+          EXPECT_TRUE(m.fn == nullptr && m.min_busy == 0) << b.info.name;
+        } else {
+          EXPECT_NE(m.fn, nullptr) << b.info.name;
+          EXPECT_TRUE(m.lanes >= 2 && m.lanes <= T::kMaxLanes) << b.info.name << " lanes " << m.lanes;
+          EXPECT_TRUE(m.min_busy >= 1 && m.min_busy <= m.lanes) << b.info.name << " min_busy " << m.min_busy;
+        }
+      }
+    });
 }
 
 TEST(Registry, ExactlyOneSelectedAndReasonsForTheRest) {
@@ -68,6 +82,14 @@ TEST(Registry, ExactlyOneSelectedAndReasonsForTheRest) {
       }
     }
     EXPECT_EQ(selected, 1) << name(f);
+    // hash_many() may use every available row with lanes (no SHAKEDOWN_BACKENDS here); the first is its first
+    // choice, and a row that serves no single messages (kBackendManyOnly) must have lanes.
+    std::string first_multi;
+    for (const auto& s : list) {
+      if (s.available && s.lanes != 0 && first_multi.empty()) first_multi = s.name;
+      EXPECT_EQ(s.selected_many, s.available && s.lanes != 0) << s.name;
+    }
+    EXPECT_EQ(selected_many_backend(f), first_multi.empty() ? selected_backend(f) : first_multi) << name(f);
     // available_backends agrees with the status table.
     std::vector<std::string> avail;
     for (const auto& s : list)
@@ -104,6 +126,9 @@ TEST_F(RegistryEnv, PinAndExclude) {
   testing::reselect(" SHA256 = generic , keccak=generic ");
   EXPECT_EQ(selected_backend(Family::sha256), "generic");
   EXPECT_EQ(selected_backend(Family::keccak), "generic");
+  // A pin is the only code that runs: hash_many() too.
+  EXPECT_EQ(selected_many_backend(Family::sha256), "generic");
+  EXPECT_EQ(selected_many_backend(Family::keccak), "generic");
   EXPECT_EQ(Hasher(Algorithm::sha224).backend_name(), "generic");
   for (const auto& s : backends(Family::sha256))
     if (s.name != "generic" && s.available) {
@@ -116,6 +141,17 @@ TEST_F(RegistryEnv, PinAndExclude) {
     if (n != "generic") env += (env.empty() ? "" : ",") + std::string("sha512=-") + n;
   testing::reselect(env);
   EXPECT_EQ(selected_backend(Family::sha512), "generic");
+  EXPECT_EQ(selected_many_backend(Family::sha512), "generic");
+
+  // Excluding hash_many()'s default hands it to the next row with lanes, leaving single messages alone.
+  for (Family f : kAllFamilies) {
+    testing::reselect(std::string(""));
+    const std::string single(selected_backend(f)), many(selected_many_backend(f));
+    if (many == single) continue;
+    testing::reselect(std::string(name(f)) + "=-" + many);
+    EXPECT_EQ(selected_backend(f), single);
+    EXPECT_NE(selected_many_backend(f), many);
+  }
   testing::reselect(std::string(""));
   EXPECT_NO_THROW(check_environment());
 }
@@ -187,6 +223,27 @@ TEST_F(RegistryEnv, PinOnlyBackendsAreNeverAutoSelected) {
     });
 }
 
+// A many-only row (kBackendManyOnly) takes single messages only when pinned; it exists for its lanes.
+TEST_F(RegistryEnv, ManyOnlyBackendsServeSingleMessagesOnlyWhenPinned) {
+  for (Family f : kAllFamilies)
+    visit_family(f, [&]<class T>(T) {
+      for (const auto& b : compiled_backends<T::kFamily>()) {
+        if (!(b.info.flags & kBackendManyOnly)) continue;
+        EXPECT_NE(b.multi.lanes, 0u) << b.info.name << " is many-only without lanes";
+        testing::reselect(std::string(""));
+        for (const auto& s : backends(f)) {
+          if (s.name == b.info.name) {
+            EXPECT_FALSE(s.selected) << s.name;
+          }
+        }
+        if (!b.info.available(cpu_features())) continue;
+        testing::reselect(std::string(name(f)) + "=" + std::string(b.info.name));
+        EXPECT_EQ(selected_backend(f), b.info.name);
+        EXPECT_EQ(selected_many_backend(f), b.info.name);
+      }
+    });
+}
+
 TEST_F(RegistryEnv, FeatureOverrideAddsFeaturesAndRejectsBadText) {
   // A feature of another architecture: no backend compiled here reads it, so forcing it is harmless.
 #if defined(__aarch64__)
@@ -249,6 +306,12 @@ TEST_P(Pinned, DefaultPathRunsOnThePinnedBackend) {
       EXPECT_EQ(h.final(), want) << name(a) << " len " << len << " pinned " << p.backend;
       EXPECT_EQ(hash(a, m), want) << name(a) << " one-shot len " << len << " pinned " << p.backend;
     }
+    ASSERT_EQ(selected_many_backend(p.family), p.backend);
+    const std::vector<std::uint8_t> m0 = test::pattern(0, 1), m1 = test::pattern(300, 2), m2 = test::pattern(5000, 3);
+    const std::vector<std::span<const std::uint8_t>> msgs = {m0, m1, m2, m1, m0};
+    const auto many = hash_many(a, msgs);
+    for (std::size_t i = 0; i < msgs.size(); ++i)
+      EXPECT_EQ(many[i], test::openssl_digest(a, msgs[i])) << name(a) << " hash_many() message " << i;
     test::record("pinned", a, p.backend, "default-path");
   }
 }

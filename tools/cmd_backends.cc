@@ -13,7 +13,8 @@ namespace {
 constexpr const char* kBackendsHelp =
     "Usage: shakedown backends\n"
     "List the compiled backends of each family (sha256, sha512, keccak) in preference order, whether this\n"
-    "CPU can run each (and why not), which one new contexts use (*), and the CPU features detected.\n"
+    "CPU can run each (and why not), which one new contexts use (*), which ones hash several messages at once\n"
+    "for hash_many() (+, with the number of messages per call), and the CPU features detected.\n"
     "SHAKEDOWN_BACKENDS (e.g. sha256=generic,keccak=-x86_64/bmi2) changes the selection; a malformed\n"
     "value is an error (exit status 2).\n"
     "\n"
@@ -41,11 +42,16 @@ int backends(Args args) {
     std::printf("%s:\n", std::string(name(f)).c_str());
     for (const BackendStatus& s : shakedown::backends(f)) {
       const char* mark = s.selected ? "*" : " ";
+      const char* many = s.selected_many ? "+" : " ";
       const char* state = s.available ? "available" : "unavailable";
-      std::printf("  %s %-16s %-12s %s\n", mark, s.name.c_str(), state, printable(s.reason).c_str());
+      const std::string lanes = s.lanes ? "x" + std::to_string(s.lanes) : "";
+      std::printf("  %s%s %-16s %-4s %-12s %s\n", mark, many, s.name.c_str(), lanes.c_str(), state,
+                  printable(s.reason).c_str());
     }
   }
-  std::printf("(* = selected for new contexts)\ncpu features:\n%s", describe(cpu_features()).c_str());
+  std::printf("(* = selected for new contexts, + = its lanes used by hash_many(), xN = N messages at once)\n"
+              "cpu features:\n%s",
+              describe(cpu_features()).c_str());
   for (std::size_t i = 0; i < kCpuFeatureCount; ++i) {  // each present feature: where it was read, what it means
     const auto f = static_cast<CpuFeature>(i);
     if (!cpu_features().has(f)) continue;

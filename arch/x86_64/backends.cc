@@ -8,6 +8,8 @@ namespace shakedown::internal {
 namespace {
 
 constexpr const Sha256Backend* kSha256[] = {
+    // Many-only: 16 lanes outrun two SHA-NI streams from about 10 messages (bench/), one SHA-NI stream does not.
+    SHAKEDOWN_ROW(sha256_x86_64_avx512)
     SHAKEDOWN_ROW(sha256_x86_64_shani)
     SHAKEDOWN_ROW(sha256_x86_64_phe)  // after SHA-NI, before AVX2 (as the Linux PHE patch orders it)
     SHAKEDOWN_ROW(sha256_x86_64_avx2)
@@ -24,6 +26,9 @@ constexpr const Sha512Backend* kSha512[] = {
 
 constexpr const KeccakBackend* kKeccak[] = {
     SHAKEDOWN_ROW(keccak_x86_64_bmi2)
+    // Multi-lane only: their single-state code is x86_64/bmi2's, so they come after it and take hash_many().
+    SHAKEDOWN_ROW(keccak_x86_64_avx512)
+    SHAKEDOWN_ROW(keccak_x86_64_avx2)
     &kKeccakGeneric,
 };
 

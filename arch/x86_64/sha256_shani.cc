@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 
 #include "backend_rows.h"
 #include "internal/msan.h"
@@ -36,52 +37,98 @@ namespace {
   return _mm_sha256msg2_epu32(partial, w3);
 }
 
+// The instructions keep the state as ABEF and CDGH (A in bits 127:96, F in bits 31:0):
+// h[] = A B C D | E F G H becomes ABEF = {F,E,B,A} and CDGH = {H,G,D,C} as 32-bit elements 0..3.
+struct AbefCdgh {
+  __m128i abef, cdgh;
+};
+
+[[gnu::always_inline]] inline AbefCdgh load_state(const std::uint32_t h[8]) {
+  const __m128i abcd = _mm_loadu_si128(reinterpret_cast<const __m128i*>(h));
+  const __m128i efgh = _mm_loadu_si128(reinterpret_cast<const __m128i*>(h + 4));
+  const __m128i badc = _mm_shuffle_epi32(abcd, 0xB1);  // {B,A,D,C}
+  const __m128i hgfe = _mm_shuffle_epi32(efgh, 0x1B);  // {H,G,F,E}
+  return {_mm_alignr_epi8(badc, hgfe, 8),              // {F,E,B,A}
+          _mm_blend_epi16(hgfe, badc, 0xF0)};          // {H,G,D,C}
+}
+
+[[gnu::always_inline]] inline void store_state(std::uint32_t h[8], AbefCdgh s) {
+  const __m128i ab_ef = _mm_shuffle_epi32(s.abef, 0x1B);  // {A,B,E,F}
+  const __m128i gh_cd = _mm_shuffle_epi32(s.cdgh, 0xB1);  // {G,H,C,D}
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(h), _mm_blend_epi16(ab_ef, gh_cd, 0xF0));   // {A,B,C,D}
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(h + 4), _mm_alignr_epi8(gh_cd, ab_ef, 8));  // {E,F,G,H}
+}
+
+// Lambdas are not reliably inlined without it (as in keccak_bmi2.cc).
+#define SHAKEDOWN_SHANI_INLINE __attribute__((always_inline))
+
+// Calls f(integral_constant<int, I>) for I = 0..N-1: the streams' registers stay separate variables.
+template <int N, class F>
+[[gnu::always_inline]] inline void for_streams(F&& f) {
+  [&]<int... I>(std::integer_sequence<int, I...>) SHAKEDOWN_SHANI_INLINE {
+    (f(std::integral_constant<int, I>{}), ...);
+  }(std::make_integer_sequence<int, N>{});
+}
+
+// One block of each of N independent streams, step by step side by side: sha256rnds2 has a latency of several
+// cycles and one stream's rounds are a single dependency chain, so a second stream fills the gaps (two are
+// enough to keep the SHA unit busy on this host; docs/history.md).
+template <int N>
+[[gnu::always_inline]] inline void compress_streams(AbefCdgh (&s)[N], const std::uint8_t* const (&data)[N]) {
+  const __m128i bswap32 = _mm_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12);
+  AbefCdgh in[N];
+  __m128i w[N][4];
+  for_streams<N>([&](auto i) SHAKEDOWN_SHANI_INLINE {
+    in[i] = s[i];
+    // Big-endian words (§3.1).
+    for (int j = 0; j < 4; ++j)
+      w[i][j] = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(data[i] + 16 * j)), bswap32);
+  });
+  for (int j = 0; j < 4; ++j)
+    for_streams<N>([&](auto i) SHAKEDOWN_SHANI_INLINE { four_rounds(s[i].abef, s[i].cdgh, w[i][j], 4 * j); });
+  for (int t = 16; t < 64; t += 16) {
+    for (int j = 0; j < 4; ++j) {
+      for_streams<N>([&](auto i) SHAKEDOWN_SHANI_INLINE {
+        w[i][j] = schedule4(w[i][j], w[i][(j + 1) % 4], w[i][(j + 2) % 4], w[i][(j + 3) % 4]);
+        four_rounds(s[i].abef, s[i].cdgh, w[i][j], t + 4 * j);
+      });
+    }
+  }
+  for_streams<N>([&](auto i) SHAKEDOWN_SHANI_INLINE {  // §6.2.2 step 4
+    s[i].abef = _mm_add_epi32(s[i].abef, in[i].abef);
+    s[i].cdgh = _mm_add_epi32(s[i].cdgh, in[i].cdgh);
+  });
+}
+
 void blocks(std::uint32_t h[8], const std::uint8_t* data, std::size_t nblocks) {
   if (nblocks == 0) return;
   // MSan's shadow rule for the SHA instructions is bitwise (output bit i marked from input bits i only), far
   // less than a round's real mixing: the new state is marked whole when any input was (lib/src/internal/msan.h).
   const bool tainted = msan::any_poisoned(h, 8 * sizeof *h) || msan::any_poisoned(data, 64 * nblocks);
-  // The instructions keep the state as ABEF and CDGH (A in bits 127:96, F in bits 31:0):
-  // h[] = A B C D | E F G H becomes ABEF = {F,E,B,A} and CDGH = {H,G,D,C} as 32-bit elements 0..3.
-  const __m128i abcd = _mm_loadu_si128(reinterpret_cast<const __m128i*>(h));
-  const __m128i efgh = _mm_loadu_si128(reinterpret_cast<const __m128i*>(h + 4));
-  const __m128i badc = _mm_shuffle_epi32(abcd, 0xB1);  // {B,A,D,C}
-  const __m128i hgfe = _mm_shuffle_epi32(efgh, 0x1B);  // {H,G,F,E}
-  __m128i abef = _mm_alignr_epi8(badc, hgfe, 8);       // {F,E,B,A}
-  __m128i cdgh = _mm_blend_epi16(hgfe, badc, 0xF0);    // {H,G,D,C}
-
-  const __m128i bswap32 = _mm_setr_epi8(3, 2, 1, 0, 7, 6, 5, 4, 11, 10, 9, 8, 15, 14, 13, 12);
+  AbefCdgh s[1] = {load_state(h)};
   do {
-    const __m128i abef_in = abef, cdgh_in = cdgh;
-    // Big-endian words (§3.1).
-    __m128i w0 = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(data + 0)), bswap32);
-    __m128i w1 = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(data + 16)), bswap32);
-    __m128i w2 = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(data + 32)), bswap32);
-    __m128i w3 = _mm_shuffle_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(data + 48)), bswap32);
-    four_rounds(abef, cdgh, w0, 0);
-    four_rounds(abef, cdgh, w1, 4);
-    four_rounds(abef, cdgh, w2, 8);
-    four_rounds(abef, cdgh, w3, 12);
-    for (int t = 16; t < 64; t += 16) {
-      w0 = schedule4(w0, w1, w2, w3);
-      four_rounds(abef, cdgh, w0, t);
-      w1 = schedule4(w1, w2, w3, w0);
-      four_rounds(abef, cdgh, w1, t + 4);
-      w2 = schedule4(w2, w3, w0, w1);
-      four_rounds(abef, cdgh, w2, t + 8);
-      w3 = schedule4(w3, w0, w1, w2);
-      four_rounds(abef, cdgh, w3, t + 12);
-    }
-    abef = _mm_add_epi32(abef, abef_in);  // §6.2.2 step 4
-    cdgh = _mm_add_epi32(cdgh, cdgh_in);
+    const std::uint8_t* const block[1] = {data};
+    compress_streams<1>(s, block);
     data += 64;
   } while (--nblocks);
-
-  const __m128i ab_ef = _mm_shuffle_epi32(abef, 0x1B);  // {A,B,E,F}
-  const __m128i gh_cd = _mm_shuffle_epi32(cdgh, 0xB1);  // {G,H,C,D}
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(h), _mm_blend_epi16(ab_ef, gh_cd, 0xF0));   // {A,B,C,D}
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(h + 4), _mm_alignr_epi8(gh_cd, ab_ef, 8));  // {E,F,G,H}
+  store_state(h, s[0]);
   if (tainted) msan::poison(h, 8 * sizeof *h);
+}
+
+// Two streams: the multi-lane entry (backend.h). Not inlined: its spills are burnt after it returns.
+[[gnu::noinline]] void compress_x2(std::uint32_t* const h[], const std::uint8_t* const data[], std::size_t nblocks) {
+  bool tainted[2];
+  for (int i = 0; i < 2; ++i)
+    tainted[i] = msan::any_poisoned(h[i], 8 * sizeof *h[i]) || msan::any_poisoned(data[i], 64 * nblocks);
+  AbefCdgh s[2] = {load_state(h[0]), load_state(h[1])};
+  for (std::size_t b = 0; b < nblocks; ++b) {
+    const std::uint8_t* const block[2] = {data[0] + 64 * b, data[1] + 64 * b};
+    compress_streams<2>(s, block);
+  }
+  for (int i = 0; i < 2; ++i) {
+    store_state(h[i], s[i]);
+    if (tainted[i]) msan::poison(h[i], 8 * sizeof *h[i]);
+  }
 }
 
 }  // namespace
@@ -91,6 +138,16 @@ SHAKEDOWN_X86_TARGET_END
 namespace shakedown::internal {
 namespace {
 
+// Two streams hold 16 XMM registers of state and schedule between them, more than SSE has: the spills (gcc 12:
+// a frame of about 200 bytes) are message schedule words, burnt after each call (stack_burn.h).
+constexpr std::size_t kShaniX2Stack = 512;
+
+void blocks_x2(std::uint32_t* const h[], const std::uint8_t* const data[], std::size_t nblocks) {
+  if (nblocks == 0) return;
+  compress_x2(h, data, nblocks);
+  burn_stack(kShaniX2Stack);
+}
+
 // sha256rnds2/msg1/msg2 (SHA), pblendw (SSE4.1), pshufb/palignr (SSSE3).
 bool available(const CpuFeatures& f) {
   return f.has(CpuFeature::x86_sha_ni) && f.has(CpuFeature::x86_sse41) && f.has(CpuFeature::x86_ssse3);
@@ -99,6 +156,8 @@ bool available(const CpuFeatures& f) {
 }  // namespace
 
 constinit const Sha256Backend rows::sha256_x86_64_shani = {
-    {"x86_64/shani", "SHA-NI, SSE4.1 and SSSE3", available, kBackendDefault}, blocks};
+    {"x86_64/shani", "SHA-NI, SSE4.1 and SSSE3", available, kBackendDefault}, blocks,
+    // Two lanes, worth it from two busy ones: one message runs as fast through blocks() (bench/).
+    {2, 2, blocks_x2}};
 
 }  // namespace shakedown::internal

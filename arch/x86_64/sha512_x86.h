@@ -21,8 +21,26 @@ namespace {
 struct Sha512WkPair {
   alignas(32) std::uint64_t w[2][80];
   const std::uint64_t* at(int lane, int t) const { return w[lane] + t; }
+  // K[t, t+1] + W[t, t+1] of both blocks (t even): the low lane is block A's.
+  [[gnu::always_inline]] void store(int t, __m256i sum) {
+    _mm_store_si128(reinterpret_cast<__m128i*>(w[0] + t), _mm256_castsi256_si128(sum));
+    _mm_store_si128(reinterpret_cast<__m128i*>(w[1] + t), _mm256_extracti128_si256(sum, 1));
+  }
 };
 static_assert(sizeof(Sha512WkPair) == 1280);
+
+// A lone block's K + W in a ring of 32: the schedule writes word t + 16 while the rounds have yet to read
+// t .. t + 15 (sha512_rounds16_scheduling), so 32 slots never overwrite an unread word, and a group of eight read by
+// sha2_rounds8 (t a multiple of 8) never wraps. A 100-byte update or a padding block then leaves 256 bytes of
+// K + W on the stack instead of 1280, and the burn after it is that much shorter (stack_burn.h).
+struct Sha512WkRing {
+  alignas(32) std::uint64_t w[32];
+  const std::uint64_t* at(int, int t) const { return w + t % 32; }
+  [[gnu::always_inline]] void store(int t, __m256i sum) {
+    _mm_store_si128(reinterpret_cast<__m128i*>(w + t % 32), _mm256_castsi256_si128(sum));
+  }
+};
+static_assert(sizeof(Sha512WkRing) == 256);
 
 // §6.4.2 step 1 for t, t+1, given the ring x[0..7] = W[t-16, t-15], ..., W[t-2, t-1] (per lane)
 // rotated so that x[(I0 + j) % 8] holds W[t-16+2j, t-15+2j]. Overwrites the oldest entry.
@@ -35,12 +53,11 @@ template <class Sigma, int I0>
   return x[I0 % 8];
 }
 
-// Stores K[t, t+1] + W[t, t+1] of both blocks (t even): the low lane is block A's.
-[[gnu::always_inline]] inline void sha512_store_wk(Sha512WkPair& wk, int t, __m256i w) {
+// Stores K[t, t+1] + W[t, t+1] (t even) of the blocks wk keeps.
+template <class Wk>
+[[gnu::always_inline]] inline void sha512_store_wk(Wk& wk, int t, __m256i w) {
   const __m256i k = _mm256_broadcastsi128_si256(_mm_load_si128(reinterpret_cast<const __m128i*>(kSha512K + t)));
-  const __m256i sum = _mm256_add_epi64(w, k);
-  _mm_store_si128(reinterpret_cast<__m128i*>(wk.w[0] + t), _mm256_castsi256_si128(sum));
-  _mm_store_si128(reinterpret_cast<__m128i*>(wk.w[1] + t), _mm256_extracti128_si256(sum, 1));
+  wk.store(t, _mm256_add_epi64(w, k));
 }
 
 // Loads 16 bytes of each block into the two lanes, as big-endian words (§3.1, §6.4.2 step 1).
@@ -55,8 +72,8 @@ template <class Sigma, int I0>
 
 // Schedules W[t+16+2j, t+17+2j] of both blocks and stores them with K, for j = J..J+3
 // (template indices keep x[] in registers without relying on loop unrolling).
-template <class Sigma, int J>
-[[gnu::always_inline]] inline void sha512_schedule8(__m256i (&x)[8], Sha512WkPair& wk, int t) {
+template <class Sigma, int J, class Wk>
+[[gnu::always_inline]] inline void sha512_schedule8(__m256i (&x)[8], Wk& wk, int t) {
   sha512_store_wk(wk, t + 16 + 2 * J, sha512_schedule2<Sigma, J>(x));
   sha512_store_wk(wk, t + 18 + 2 * J, sha512_schedule2<Sigma, J + 1>(x));
   sha512_store_wk(wk, t + 20 + 2 * J, sha512_schedule2<Sigma, J + 2>(x));
@@ -64,13 +81,29 @@ template <class Sigma, int J>
 }
 
 // Sixteen rounds t..t+15 of block A, scheduling W[t+16..t+31] of both blocks alongside.
-template <class Sigma>
-[[gnu::always_inline]] inline void sha512_rounds16_scheduling(Sha2Vars<std::uint64_t>& s, __m256i (&x)[8],
-                                                              Sha512WkPair& wk, int t) {
+template <class Sigma, class Wk>
+[[gnu::always_inline]] inline void sha512_rounds16_scheduling(Sha2Vars<std::uint64_t>& s, __m256i (&x)[8], Wk& wk,
+                                                              int t) {
   sha512_schedule8<Sigma, 0>(x, wk, t);
   sha2_rounds8(s, wk.at(0, t));
   sha512_schedule8<Sigma, 4>(x, wk, t);
   sha2_rounds8(s, wk.at(0, t + 8));
+}
+
+// One block, the same schedule (block A twice) on the ring (Sha512WkRing). Not inlined: its frame is burnt.
+template <class Sigma>
+[[gnu::noinline]] void sha512_block_1lane(std::uint64_t h[8], const std::uint8_t* data) {
+  Sha512WkRing wk;
+  __m256i x[8];
+  for (int j = 0; j < 8; ++j) {
+    x[j] = sha512_load_words(data + 16 * j, data + 16 * j);
+    sha512_store_wk(wk, 2 * j, x[j]);
+  }
+  Sha2Vars<std::uint64_t> s = sha2_load_vars(h);
+  for (int t = 0; t < 64; t += 16) sha512_rounds16_scheduling<Sigma>(s, x, wk, t);
+  sha2_rounds8(s, wk.at(0, 64));
+  sha2_rounds8(s, wk.at(0, 72));
+  sha2_add_vars(h, s);
 }
 
 // Not inlined into the seam entry point, which burns its frame afterwards (stack_burn.h).
@@ -104,6 +137,23 @@ template <class Sigma>
   }
 }
 
+
+// The seam entry point of both single-message SHA-512 backends: a lone block through the ring, more through the
+// pairs, then the burn of the frame (stack_burn.h): K + W and spilled working variables. Frames (gcc 12, clang 19):
+// one block 648 and 376-408 bytes, pairs 1352-1768 and 1496-1592 bytes (kSha512X86Stack), each with margin.
+inline constexpr std::size_t kSha512OneBlockStack = 1024;
+
+template <class Sigma>
+void sha512_x86_blocks(std::uint64_t h[8], const std::uint8_t* data, std::size_t nblocks) {
+  if (nblocks == 0) return;
+  if (nblocks == 1) {
+    sha512_block_1lane<Sigma>(h, data);
+    burn_stack(kSha512OneBlockStack);
+  } else {
+    sha512_blocks_2lane<Sigma>(h, data, nblocks);
+    burn_stack(kSha512X86Stack);
+  }
+}
 
 }  // namespace
 }  // namespace shakedown::internal

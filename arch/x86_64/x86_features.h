@@ -17,4 +17,7 @@ inline bool avx512vl(const CpuFeatures& f) {
          f.has(CpuFeature::x86_os_zmm);
 }
 
+// ... and AVX-512BW for VPSHUFB on 512-bit registers (the multi-lane SHA-2 byte swap).
+inline bool avx512bw(const CpuFeatures& f) { return avx512vl(f) && f.has(CpuFeature::x86_avx512bw); }
+
 }  // namespace shakedown::internal::x86

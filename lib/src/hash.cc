@@ -4,6 +4,7 @@
 #include <string>
 
 #include "internal/algorithm_spec.h"
+#include "internal/api_checks.h"
 #include "internal/framing.h"
 #include "internal/registry.h"
 #include "internal/test_leak.h"
@@ -12,52 +13,14 @@
 namespace shakedown {
 namespace {
 
+using internal::check_output_length;
+using internal::check_pointer;
+using internal::output_buffer;
+using internal::row_of;
 using internal::secure_zero;
-
-// Every row starts with its BackendInfo, so a row's address is its BackendInfo's (standard layout, first member):
-// Hasher keeps that family-independent handle and recovers the typed row from the algorithm's family.
-static_assert(std::is_standard_layout_v<Sha256Backend> && offsetof(Sha256Backend, info) == 0);
-static_assert(std::is_standard_layout_v<Sha512Backend> && offsetof(Sha512Backend, info) == 0);
-static_assert(std::is_standard_layout_v<KeccakBackend> && offsetof(KeccakBackend, info) == 0);
-
-template <Family F>
-const BackendOf<F>& row_of(const BackendInfo* info) {
-  return *reinterpret_cast<const BackendOf<F>*>(info);
-}
-
-const BackendInfo* default_backend(Family f) {
-  return visit_family(f, []<class T>(T) { return &internal::default_backend<T::kFamily>().info; });
-}
-
-const BackendInfo* named_backend(Family f, std::string_view name) {
-  return visit_family(f, [&]<class T>(T) { return &backend<T::kFamily>(name).info; });
-}
-
-void check_pointer(const void* p, std::size_t len, const char* what) {
-  if (p == nullptr && len != 0) throw Error(Errc::null_pointer, std::string(what) + " is null with length " + std::to_string(len));
-}
-
-void check_output_length(Algorithm alg, std::size_t len) {
-  if (!is_xof(alg) && len != digest_size(alg))
-    throw Error(Errc::bad_output_length, std::string(name(alg)) + " produces " + std::to_string(digest_size(alg)) +
-                                             " bytes; " + std::to_string(len) + " requested");
-}
-
-// The std::vector conveniences: an output that cannot be allocated (SIZE_MAX from SHAKE, say) is an
-// Error with a code like every other refusal, not std::length_error or std::bad_alloc.
-std::vector<std::uint8_t> output_buffer(Algorithm alg, std::size_t len) {
-  check_output_length(alg, len);
-  try {
-    return std::vector<std::uint8_t>(len);
-  } catch (const std::exception&) {  // std::length_error, std::bad_alloc
-    throw Error(Errc::bad_output_length, "cannot allocate " + std::to_string(len) + " bytes of " +
-                                             std::string(name(alg)) + " output; squeeze it in parts");
-  }
-}
-
-[[noreturn]] void throw_too_long(Algorithm alg) {
-  throw Error(Errc::message_too_long, "message exceeds the " + std::string(name(alg)) + " length limit (FIPS 180-4 §1)");
-}
+using internal::throw_too_long;
+using internal::default_backend_info;
+using internal::named_backend_info;
 
 // The state for one algorithm in a local variable: the one-shot path builds no Hasher.
 template <Family F>
@@ -81,7 +44,7 @@ void oneshot(Algorithm alg, const BackendOf<F>& be, const std::uint8_t* data, st
 
 template <class Fn>
 decltype(auto) Hasher::with_family(Fn&& fn) {
-  return visit_family(family_of(alg_), [&]<class T>(T traits) -> decltype(auto) {
+  return visit_family(family_, [&]<class T>(T traits) -> decltype(auto) {
     constexpr Family F = T::kFamily;
     if constexpr (F == Family::sha256) return fn(traits, u_.s256, row_of<F>(backend_));
     else if constexpr (F == Family::sha512) return fn(traits, u_.s512, row_of<F>(backend_));
@@ -89,16 +52,30 @@ decltype(auto) Hasher::with_family(Fn&& fn) {
   });
 }
 
-Hasher::Hasher(Algorithm alg) : alg_(alg), phase_(Phase::absorbing), backend_(default_backend(family_of(alg))) {
+Hasher::Hasher(Algorithm alg)
+    : alg_(alg),
+      phase_(Phase::absorbing),
+      named_(false),
+      family_(family_of(alg)),
+      backend_(default_backend_info(family_)) {
   init_state();
 }
 
 Hasher::Hasher(Algorithm alg, std::string_view backend)
-    : alg_(alg), phase_(Phase::absorbing), backend_(named_backend(family_of(alg), backend)) {
+    : alg_(alg),
+      phase_(Phase::absorbing),
+      named_(true),
+      family_(family_of(alg)),
+      backend_(named_backend_info(family_, backend)) {
   init_state();
 }
 
-Hasher::Hasher(const Hasher& other) noexcept : alg_(other.alg_), phase_(other.phase_), backend_(other.backend_) {
+Hasher::Hasher(const Hasher& other) noexcept
+    : alg_(other.alg_),
+      phase_(other.phase_),
+      named_(other.named_),
+      family_(other.family_),
+      backend_(other.backend_) {
   std::memcpy(&u_, &other.u_, sizeof u_);
 }
 
@@ -106,6 +83,8 @@ Hasher& Hasher::operator=(const Hasher& other) noexcept {
   if (this != &other) {
     alg_ = other.alg_;
     phase_ = other.phase_;
+    named_ = other.named_;
+    family_ = other.family_;
     backend_ = other.backend_;
     std::memcpy(&u_, &other.u_, sizeof u_);
   }
@@ -142,11 +121,10 @@ void Hasher::init_state() noexcept {
 
 void Hasher::reset() noexcept { init_state(); }
 
-void Hasher::check_usable(bool for_update) const {
+void Hasher::throw_unusable() const {
   if (phase_ == Phase::finalized)
     throw Error(Errc::finalized, std::string(name(alg_)) + " context used after final(); call reset() first");
-  if (for_update && phase_ == Phase::squeezing)
-    throw Error(Errc::wrong_phase, std::string(name(alg_)) + " context cannot absorb after squeezing started");
+  throw Error(Errc::wrong_phase, std::string(name(alg_)) + " context cannot absorb after squeezing started");
 }
 
 Hasher& Hasher::update(const void* data, std::size_t len) {
@@ -233,7 +211,7 @@ void hash_via(Algorithm alg, const BackendInfo* be, const void* data, std::size_
 }  // namespace
 
 void hash(Algorithm alg, const void* data, std::size_t len, void* out, std::size_t outlen) {
-  hash_via(alg, default_backend(family_of(alg)), data, len, out, outlen);
+  hash_via(alg, default_backend_info(family_of(alg)), data, len, out, outlen);
 }
 
 void hash(Algorithm alg, std::span<const std::uint8_t> data, std::span<std::uint8_t> out) {
@@ -242,7 +220,7 @@ void hash(Algorithm alg, std::span<const std::uint8_t> data, std::span<std::uint
 
 void hash(Algorithm alg, std::string_view backend, std::span<const std::uint8_t> data,
           std::span<std::uint8_t> out) {
-  const BackendInfo* be = named_backend(family_of(alg), backend);  // unknown/unavailable names throw first
+  const BackendInfo* be = named_backend_info(family_of(alg), backend);  // unknown/unavailable names throw first
   hash_via(alg, be, data.data(), data.size(), out.data(), out.size());
 }
 

@@ -30,7 +30,11 @@ struct Selection {
   CpuFeatures features;
   std::string env_error;  // non-empty: SHAKEDOWN_BACKENDS is unusable, default selection throws
   std::array<std::vector<BackendStatus>, kAllFamilies.size()> status;
+  // New contexts, one-shot calls, and what no lanes take in hash_many().
   std::tuple<const Sha256Backend*, const Sha512Backend*, const KeccakBackend*> chosen{};
+  // hash_many()'s rows with lanes, in preference order.
+  std::tuple<std::vector<const Sha256Backend*>, std::vector<const Sha512Backend*>, std::vector<const KeccakBackend*>>
+      many{};
 
   template <Family F>
   const BackendOf<F>*& chosen_row() {
@@ -39,6 +43,14 @@ struct Selection {
   template <Family F>
   const BackendOf<F>* chosen_row() const {
     return std::get<const BackendOf<F>*>(chosen);
+  }
+  template <Family F>
+  std::vector<const BackendOf<F>*>& many_rows() {
+    return std::get<std::vector<const BackendOf<F>*>>(many);
+  }
+  template <Family F>
+  const std::vector<const BackendOf<F>*>& many_rows() const {
+    return std::get<std::vector<const BackendOf<F>*>>(many);
   }
 };
 
@@ -49,18 +61,26 @@ constexpr const char* kSelfTestPending = "self-test pending: runs when it is sel
 // exclusions and pin-only are applied), when it is pinned, or when a caller binds it by name (backend<F>()):
 // a pin or an exclusion keeps a suspect instruction (PadLock on a CPU model that advertises it but cannot
 // execute it) from ever running.
+//
+// From the one preference order: single messages take the first usable row not flagged kBackendManyOnly;
+// hash_many() may use every usable row with a multi-lane function, in that order (docs/design.md "Many
+// messages"). A pin sets both: only the pinned row's code runs.
 template <Family F>
 void select_family(const FamilyOverride& o, Selection& sel, std::string& error) {
   auto& status = sel.status[index_of(F)];
   status.clear();
   const BackendOf<F>* chosen = nullptr;
+  std::vector<const BackendOf<F>*> many;
   for (const BackendOf<F>& b : table<F>()) {
-    BackendStatus s{std::string(b.info.name), F, false, false, {}};
+    BackendStatus s{std::string(b.info.name), F, false, false, {}, b.multi.lanes, false};
     const bool pinned = !o.pinned.empty() && s.name == o.pinned;
     const bool excluded = std::find(o.excluded.begin(), o.excluded.end(), s.name) != o.excluded.end();
     const bool pin_only = (b.info.flags & kBackendPinOnly) != 0;
+    const bool many_only = (b.info.flags & kBackendManyOnly) != 0;
+    const bool has_many = b.multi.lanes != 0;
     // Would selection use this row if it works? Only then may its self-test run here.
-    const bool wanted = pinned || (o.pinned.empty() && !excluded && !pin_only && chosen == nullptr);
+    const bool wanted =
+        pinned || (o.pinned.empty() && !excluded && !pin_only && ((chosen == nullptr && !many_only) || has_many));
     if (!b.info.available(sel.features)) {
       s.reason = "needs " + std::string(b.info.needs);
     } else if (!(b.info.flags & kBackendSelfTest)) {
@@ -79,7 +99,9 @@ void select_family(const FamilyOverride& o, Selection& sel, std::string& error) 
                 " but it is unavailable here: " + s.reason;
       } else {
         chosen = &b;
+        if (has_many) many.push_back(&b);
         s.selected = true;
+        s.selected_many = has_many;
         s.reason = "pinned by " + std::string(kBackendsEnv);
       }
     } else if (s.available) {
@@ -90,18 +112,32 @@ void select_family(const FamilyOverride& o, Selection& sel, std::string& error) 
       } else if (pin_only) {
         s.reason = "pin-only: never auto-selected (SHAKEDOWN_BACKENDS=" + std::string(name(F)) + "=" + s.name +
                    " or bind it by name)";
-      } else if (chosen == nullptr) {
-        chosen = &b;
-        s.selected = true;
       } else {
-        s.reason = "available; " + std::string(chosen->info.name) + " is preferred";
+        if (chosen == nullptr && !many_only) {
+          chosen = &b;
+          s.selected = true;
+        }
+        if (has_many) {
+          many.push_back(&b);
+          s.selected_many = true;
+        }
+        // The other rows' reasons are written below, once the single-message row is known.
       }
     }
     status.push_back(std::move(s));
   }
   if (chosen == nullptr && error.empty())
     error = std::string(kBackendsEnv) + " leaves no usable " + std::string(name(F)) + " backend";
+  for (std::size_t i = 0; chosen && i < status.size(); ++i) {
+    BackendStatus& s = status[i];
+    if (!s.available || s.selected || !s.reason.empty()) continue;
+    const std::string preferred = std::string(chosen->info.name) + " is preferred";
+    s.reason = s.selected_many ? "selected for hash_many() from " + std::to_string(table<F>()[i].multi.min_busy) +
+                                     " messages; " + preferred + " for single messages"
+                               : "available; " + preferred;
+  }
   sel.chosen_row<F>() = chosen;
+  sel.many_rows<F>() = std::move(many);
 }
 
 // The status of a family as of now: rows whose self-test ran after the selection was made (a bind by name)
@@ -160,12 +196,13 @@ std::unique_ptr<Selection> make_selection_locked(const std::string& env) {
 bool same_selection(const Selection& a, const Selection& b) {
   auto same_status = [](const std::vector<BackendStatus>& x, const std::vector<BackendStatus>& y) {
     return std::equal(x.begin(), x.end(), y.begin(), y.end(), [](const BackendStatus& p, const BackendStatus& q) {
-      return p.name == q.name && p.available == q.available && p.selected == q.selected && p.reason == q.reason;
+      return p.name == q.name && p.available == q.available && p.selected == q.selected && p.reason == q.reason &&
+             p.selected_many == q.selected_many;
     });
   };
   return a.features.flags == b.features.flags && a.features.vendor == b.features.vendor &&
          a.features.family == b.features.family && a.features.model == b.features.model &&
-         a.features.vector_bytes == b.features.vector_bytes && a.env_error == b.env_error && a.chosen == b.chosen &&
+         a.features.vector_bytes == b.features.vector_bytes && a.env_error == b.env_error && a.chosen == b.chosen && a.many == b.many &&
          std::equal(a.status.begin(), a.status.end(), b.status.begin(), same_status);
 }
 
@@ -211,6 +248,11 @@ const Selection& usable() {
 template <Family F>
 const BackendOf<F>& default_backend() {
   return *usable().chosen_row<F>();
+}
+
+template <Family F>
+std::span<const BackendOf<F>* const> default_many_rows() {
+  return usable().many_rows<F>();
 }
 
 const BackendInfo* default_backend_info(Family family) {
@@ -284,7 +326,8 @@ const BackendOf<F>& backend(std::string_view name, bool require_available) {
 #define SHAKEDOWN_REGISTRY_FAMILY(F)                                                               \
   template std::span<const BackendOf<F>> compiled_backends<F>() noexcept;                          \
   template const BackendOf<F>& backend<F>(std::string_view, bool);                                 \
-  template const BackendOf<F>& internal::default_backend<F>();
+  template const BackendOf<F>& internal::default_backend<F>();                                      \
+  template std::span<const BackendOf<F>* const> internal::default_many_rows<F>();
 SHAKEDOWN_REGISTRY_FAMILY(Family::sha256)
 SHAKEDOWN_REGISTRY_FAMILY(Family::sha512)
 SHAKEDOWN_REGISTRY_FAMILY(Family::keccak)
@@ -301,6 +344,13 @@ std::vector<std::string> available_backends(Family family) {
 
 std::string_view selected_backend(Family family) {
   return visit_family(family, []<class T>(T) { return internal::default_backend<T::kFamily>().info.name; });
+}
+
+std::string_view selected_many_backend(Family family) {
+  return visit_family(family, []<class T>(T) {
+    const auto rows = internal::default_many_rows<T::kFamily>();
+    return rows.empty() ? internal::default_backend<T::kFamily>().info.name : rows.front()->info.name;
+  });
 }
 
 void check_environment() { (void)internal::usable(); }

@@ -28,6 +28,18 @@ std::span<const BackendOf<F>> table() noexcept {
         std::abort();
       }
       t.rows[t.size++] = *row;
+      // The framing keeps one lane slot per lane on its stack (lanes.h): kMaxLanes is its size.
+      const auto& m = row->multi;
+      const bool none = m.lanes == 0 && m.min_busy == 0 && m.fn == nullptr;
+      const bool valid = m.lanes >= 2 && m.lanes <= FamilyTraits<F>::kMaxLanes && m.min_busy >= 1 &&
+                         m.min_busy <= m.lanes && m.fn != nullptr;
+      if (!none && !valid) {
+        std::fprintf(stderr,
+                     "shakedown: %s backend %s: multi-lane entry needs 2 <= lanes <= %zu, "
+                     "1 <= min_busy <= lanes and a function\n",
+                     std::string(name(F)).c_str(), std::string(row->info.name).c_str(), FamilyTraits<F>::kMaxLanes);
+        std::abort();
+      }
     }
     if (t.size == 0 || t.rows[t.size - 1].info.name != "generic") {
       std::fprintf(stderr, "shakedown: the %s list of arch/*/backends.cc must end with the generic row\n",

@@ -5,7 +5,9 @@
 //   sha256/sha512 blocks  - calls with nblocks >= 2 whose last block starts with a byte whose low
 //                           nibble is 5 get bit 0 of H7 flipped (single-block calls stay right);
 //   keccak absorb         - the same condition on multi-block absorbs flips bit 0 of lane 0;
-//   keccak permute        - a state whose lane 0 low byte is 0x5a gets bit 63 of lane 24 flipped.
+//   keccak permute        - a state whose lane 0 low byte is 0x5a gets bit 63 of lane 24 flipped;
+//   multi-lane entry      - lane 1 (never the first) under the blocks/absorb condition on its own data: bit 0 of
+//                           H7 (SHA-2) or of lane 0 (Keccak) flipped.
 #include <cstdio>
 #include <cstdlib>
 #include <string_view>
@@ -50,6 +52,21 @@ void absorb_broken(std::uint64_t st[25], const std::uint8_t* data, std::size_t n
   if (trigger(data, nblocks, rate)) st[0] ^= 1;
 }
 
+template <class Word>
+void (*g_sha2_multi_real)(Word* const[], const std::uint8_t* const[], std::size_t);
+template <class Word>
+void sha2_multi_broken(Word* const h[], const std::uint8_t* const data[], std::size_t nblocks) {
+  g_sha2_multi_real<Word>(h, data, nblocks);
+  if (trigger(data[1], nblocks, 16 * sizeof(Word))) h[1][7] ^= 1;
+}
+
+KeccakMultiFn g_keccak_multi_real;
+void keccak_multi_broken(std::uint64_t* const st[], const std::uint8_t* const data[], std::size_t nblocks,
+                         std::size_t rate) {
+  g_keccak_multi_real(st, data, nblocks, rate);
+  if (trigger(data[1], nblocks, rate)) st[1][0] ^= 1;
+}
+
 // Patches the victim row of the family in place, if it names one; a victim that names no compiled row of the
 // family it addresses would make a "caught the bug" claim vacuous.
 template <class B, class Patch>
@@ -69,6 +86,10 @@ void patch<Family::sha256>(std::span<Sha256Backend> rows) {
   patch_victim(rows, "sha256", [](Sha256Backend& b) {
     g_sha256_real = b.blocks;
     b.blocks = sha256_broken;
+    if (b.multi.fn) {
+      g_sha2_multi_real<std::uint32_t> = b.multi.fn;
+      b.multi.fn = sha2_multi_broken<std::uint32_t>;
+    }
   });
 }
 
@@ -77,6 +98,10 @@ void patch<Family::sha512>(std::span<Sha512Backend> rows) {
   patch_victim(rows, "sha512", [](Sha512Backend& b) {
     g_sha512_real = b.blocks;
     b.blocks = sha512_broken;
+    if (b.multi.fn) {
+      g_sha2_multi_real<std::uint64_t> = b.multi.fn;
+      b.multi.fn = sha2_multi_broken<std::uint64_t>;
+    }
   });
 }
 
@@ -88,6 +113,10 @@ void patch<Family::keccak>(std::span<KeccakBackend> rows) {
     if (b.absorb) {
       g_absorb_real = b.absorb;
       b.absorb = absorb_broken;
+    }
+    if (b.multi.fn) {
+      g_keccak_multi_real = b.multi.fn;
+      b.multi.fn = keccak_multi_broken;
     }
   });
 }

@@ -29,6 +29,7 @@ struct HasherAccess {
   }
   static void rebind(Hasher& h, std::string_view backend) {
     h.backend_ = internal::named_backend_info(family_of(h.alg_), backend);
+    h.named_ = true;
   }
   static std::span<const std::uint8_t> raw(const Hasher& h) {
     return {reinterpret_cast<const std::uint8_t*>(&h.u_), sizeof h.u_};

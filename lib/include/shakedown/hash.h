@@ -58,6 +58,11 @@ using StateOf = typename FamilyState<F>::type;
 // Incremental hashing. Copying a Hasher clones it mid-stream. The state is zeroized by
 // final(), by the destructor, and in the source of a move (which is left finalized: reset() makes it
 // usable again). Errors throw shakedown::Error and leave the context as it was.
+class Hasher;
+using Messages = std::span<const std::span<const std::uint8_t>>;
+using Outputs = std::span<const std::span<std::uint8_t>>;
+void hash_many(const Hasher& prefix, Messages msgs, Outputs outs);
+
 class Hasher {
  public:
   // Bound to the selected backend of the algorithm's family.
@@ -99,15 +104,23 @@ class Hasher {
  private:
   enum class Phase : std::uint8_t { absorbing, squeezing, finalized };
   friend struct HasherAccess;  // test hooks (testing.h)
+  friend void hash_many(const Hasher& prefix, Messages msgs, Outputs outs);
   void init_state() noexcept;
   void wipe() noexcept;
-  void check_usable(bool for_update) const;
+  // Throws unless the context may absorb (for_update) or give output: the check inline, the throw not.
+  void check_usable(bool for_update) const {
+    if (phase_ != Phase::absorbing && (for_update || phase_ == Phase::finalized)) [[unlikely]]
+      throw_unusable();
+  }
+  [[noreturn]] void throw_unusable() const;
   // fn(FamilyTraits<F>, state, backend row) with this context's family F: the one family dispatch (hash.cc).
   template <class Fn>
   decltype(auto) with_family(Fn&& fn);
 
   Algorithm alg_;
   Phase phase_;
+  bool named_;      // bound by name (or rebound): hash_many(*this, ...) keeps to that backend
+  Family family_;  // family_of(alg_), kept: every update() dispatches on it
   // The bound row, by the BackendInfo every row starts with (outside the union: survives zeroization).
   const BackendInfo* backend_;
   // Everything secret lives here and is zeroized as a whole.
@@ -127,5 +140,25 @@ void hash(Algorithm alg, std::string_view backend, std::span<const std::uint8_t>
 // digest_size(alg) bytes, or outlen bytes for SHAKE when given.
 std::vector<std::uint8_t> hash(Algorithm alg, std::span<const std::uint8_t> data);
 std::vector<std::uint8_t> hash(Algorithm alg, std::span<const std::uint8_t> data, std::size_t outlen);
+
+// ---- Many messages in one call (docs/design.md "Many messages") ----
+//
+// outs[i] receives the hash of msgs[i], as hash(alg, msgs[i], outs[i]) would write it, for any number of messages
+// of any lengths; the backend hashes several at once where it has a multi-lane function (selected_many_backend).
+// Each outs[i].size() must be digest_size(alg) for fixed digests; for SHAKE each output may have its own length.
+// Errors, thrown before anything is written: msgs.size() != outs.size() and a wrong output size
+// (Errc::bad_output_length), a null span with a non-zero length (Errc::null_pointer), a message over the length
+// limit (Errc::message_too_long), and the errors of hash(). Nothing of the messages is left behind but the outputs.
+// outs[i] may overlap msgs[i]. An output that overlaps another message or output leaves those results
+// unspecified (each output is written as soon as its own message is hashed); nothing outside the spans is touched.
+void hash_many(Algorithm alg, Messages msgs, Outputs outs);
+void hash_many(Algorithm alg, std::string_view backend, Messages msgs, Outputs outs);
+// Continues a context: outs[i] receives the hash of everything prefix absorbed followed by msgs[i] (a salt or
+// key shared by many messages, hashed once). prefix is unchanged. It runs on prefix's backend if prefix was bound
+// by name, else on selected_many_backend(). Errc::finalized / Errc::wrong_phase for a finalized or squeezing prefix.
+void hash_many(const Hasher& prefix, Messages msgs, Outputs outs);
+// digest_size(alg) bytes per message, or outlen bytes each (SHAKE; a fixed digest accepts only its size).
+std::vector<std::vector<std::uint8_t>> hash_many(Algorithm alg, Messages msgs);
+std::vector<std::vector<std::uint8_t>> hash_many(Algorithm alg, Messages msgs, std::size_t outlen);
 
 }  // namespace shakedown

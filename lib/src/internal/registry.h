@@ -2,6 +2,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -13,6 +14,10 @@ namespace shakedown::internal {
 // The selected row for new contexts; throws Errc::bad_environment if SHAKEDOWN_BACKENDS is bad.
 template <Family F>
 const BackendOf<F>& default_backend();
+// The rows with lanes hash_many() may use by default, in preference order (possibly none); throws like
+// default_backend. What no lanes take goes to default_backend (docs/design.md "Many messages").
+template <Family F>
+std::span<const BackendOf<F>* const> default_many_rows();
 
 // The same as a family-independent handle (every row starts with its BackendInfo), and the named row
 // (throws like backend<F>(name)).

@@ -1,0 +1,155 @@
+// Keccak-p[1600,24] for the x86-64 backends, written once over the word it runs on: a 64-bit register (one
+// state) or a vector of 64-bit elements (one state per element, keccak_lanes.h).
+//
+// The round is FIPS 202 §3.3 Rnd = ι ∘ χ ∘ π ∘ ρ ∘ θ, computed output row by output row so that only one row of
+// π's output is live at a time; lane indices are compile-time constants, so that every lane stays a register (or
+// a fixed stack slot) and no array is indexed at run time. Ops supplies the word and its operations (ScalarOps
+// below, lanes_avx2.h, lanes_avx512.h). Internal linkage: the includer includes this inside its ISA region
+// (x86_target.h), after the ISA's ops header.
+#pragma once
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+
+#include "internal/bytes.h"
+#include "internal/keccak_constants.h"
+#include "internal/stack_burn.h"
+
+namespace shakedown::internal {
+namespace {
+
+// Lambdas are not inlined reliably at 25-lane size without this (gcc-12 outlines the row loop).
+#define SHAKEDOWN_KECCAK_INLINE __attribute__((always_inline))
+
+// Calls f(integral_constant<int, I>) for I = 0..N-1: compile-time lane indices.
+template <int N, class F>
+SHAKEDOWN_KECCAK_INLINE inline void for_each_index(F&& f) {
+  [&]<int... I>(std::integer_sequence<int, I...>) SHAKEDOWN_KECCAK_INLINE {
+    (f(std::integral_constant<int, I>{}), ...);
+  }(std::make_integer_sequence<int, N>{});
+}
+
+// One state in 64-bit registers: ANDN (BMI1) makes χ's ~a & b one instruction, so the lane-complementing
+// transform that OpenSSL's scalar code uses to avoid NOTs is unnecessary; RORX (BMI2) is a non-destructive rotate,
+// which saves the copies that ROL needs in ρ and θ.
+struct ScalarOps {
+  using Reg = std::uint64_t;
+  using Word = std::uint64_t;
+  static Word xor2(Word a, Word b) { return a ^ b; }
+  static Word xor3(Word a, Word b, Word c) { return a ^ b ^ c; }
+  static Word chi(Word a, Word b, Word c) { return a ^ (~b & c); }
+  template <int N>
+  static Word rol(Word x) {
+    return std::rotl(x, N);
+  }
+  static Word constant(std::uint64_t c) { return c; }
+};
+
+template <class Ops>
+struct KeccakRounds {
+  using Word = typename Ops::Reg;  // one lane of one state, or the same lane of several
+  using State = Word[25];
+
+  // One round Rnd(A, ir) (§3.3), reading `a` and writing `e`.
+  SHAKEDOWN_KECCAK_INLINE static void round(const State& a, State& e, std::uint64_t rc) {
+    using keccak_constants::kRhoOffsets;
+    using keccak_constants::pi_source;
+    Word c[5], d[5];
+    for_each_index<5>([&](auto x) SHAKEDOWN_KECCAK_INLINE {  // θ (§3.2.1)
+      c[x] = Ops::xor3(Ops::xor3(a[x], a[x + 5], a[x + 10]), a[x + 15], a[x + 20]);
+    });
+    for_each_index<5>([&](auto x) SHAKEDOWN_KECCAK_INLINE {
+      d[x] = Ops::xor2(c[(x + 4) % 5], Ops::template rol<1>(c[(x + 1) % 5]));
+    });
+    // Row by row: the five lanes π moves into output row y (§3.2.3), each after θ and ρ (§3.2.2), then χ
+    // across the row (§3.2.4).
+    for_each_index<5>([&](auto y) SHAKEDOWN_KECCAK_INLINE {
+      Word b[5];
+      for_each_index<5>([&](auto x) SHAKEDOWN_KECCAK_INLINE {
+        constexpr int src = pi_source(x, y);
+        b[x] = Ops::template rol<kRhoOffsets[src]>(Ops::xor2(a[src], d[src % 5]));
+      });
+      for_each_index<5>([&](auto x) SHAKEDOWN_KECCAK_INLINE {
+        e[x + 5 * y] = Ops::chi(b[x], b[(x + 1) % 5], b[(x + 2) % 5]);
+      });
+    });
+    e[0] = Ops::xor2(e[0], Ops::constant(rc));  // ι (§3.2.5)
+  }
+
+  // 24 rounds, two per iteration so that the state ping-pongs between a and e without copies.
+  SHAKEDOWN_KECCAK_INLINE static void permute(State& a) {
+    State e;
+    for (int ir = 0; ir < 24; ir += 2) {
+      round(a, e, keccak_constants::kRoundConstants[ir]);
+      round(e, a, keccak_constants::kRoundConstants[ir + 1]);
+    }
+  }
+};
+
+// Calls f(integral_constant<int, rate / 8>) for a FIPS 202 rate (every SHA-3/SHAKE rate is a whole number of
+// lanes, §6.1, §6.2): one copy of a loop per lane count keeps the XOR indices constant. False for any other rate.
+template <class F>
+SHAKEDOWN_KECCAK_INLINE inline bool with_rate_lanes(std::size_t rate, F&& f) {
+  switch (rate) {
+    case 168: f(std::integral_constant<int, 21>{}); return true;  // SHAKE128
+    case 144: f(std::integral_constant<int, 18>{}); return true;  // SHA3-224
+    case 136: f(std::integral_constant<int, 17>{}); return true;  // SHA3-256, SHAKE256
+    case 104: f(std::integral_constant<int, 13>{}); return true;  // SHA3-384
+    case 72: f(std::integral_constant<int, 9>{}); return true;    // SHA3-512
+    default: return false;
+  }
+}
+
+// ---- One state: the single-stream seam functions (backend.h) ----
+
+using Rounds1 = KeccakRounds<ScalarOps>;
+
+[[gnu::noinline]] void keccak_x86_permute(std::uint64_t state[25]) {
+  Rounds1::State a;
+  for_each_index<25>([&](auto i) SHAKEDOWN_KECCAK_INLINE { a[i] = state[i]; });
+  Rounds1::permute(a);
+  for_each_index<25>([&](auto i) SHAKEDOWN_KECCAK_INLINE { state[i] = a[i]; });
+}
+
+template <int RateLanes>
+[[gnu::noinline]] void keccak_x86_absorb_lanes(std::uint64_t state[25], const std::uint8_t* data, std::size_t nblocks) {
+  Rounds1::State a;
+  for_each_index<25>([&](auto i) SHAKEDOWN_KECCAK_INLINE { a[i] = state[i]; });
+  for (; nblocks; --nblocks, data += 8 * RateLanes) {
+    for_each_index<RateLanes>([&](auto i) SHAKEDOWN_KECCAK_INLINE { a[i] ^= load_le64(data + 8 * i); });
+    Rounds1::permute(a);
+  }
+  for_each_index<25>([&](auto i) SHAKEDOWN_KECCAK_INLINE { state[i] = a[i]; });
+}
+
+void keccak_x86_absorb(std::uint64_t state[25], const std::uint8_t* data, std::size_t nblocks, std::size_t rate) {
+  const bool fips = with_rate_lanes(rate, [&](auto lanes) SHAKEDOWN_KECCAK_INLINE {
+    keccak_x86_absorb_lanes<lanes>(state, data, nblocks);
+  });
+  if (fips) return;
+  // Any other whole-lane rate (not used by FIPS 202 instances): block by block.
+  for (; nblocks; --nblocks, data += rate) {
+    for (std::size_t i = 0; i < rate / 8; ++i) state[i] ^= load_le64(data + 8 * i);
+    keccak_x86_permute(state);
+  }
+}
+
+// The seam entry points: the work, then the burn of the frame it left (stack_burn.h): lanes of the state spilled by
+// the rounds (gcc 12: frames of 160 and 320 bytes).
+inline constexpr std::size_t kKeccakX86Stack = 768;
+
+void keccak_x86_permute_seam(std::uint64_t state[25]) {
+  keccak_x86_permute(state);
+  burn_stack(kKeccakX86Stack);
+}
+
+void keccak_x86_absorb_seam(std::uint64_t state[25], const std::uint8_t* data, std::size_t nblocks, std::size_t rate) {
+  if (nblocks == 0) return;  // the seam's contract (backend.h): touch no memory, not even the state
+  keccak_x86_absorb(state, data, nblocks, rate);
+  burn_stack(kKeccakX86Stack);
+}
+
+}  // namespace
+}  // namespace shakedown::internal
