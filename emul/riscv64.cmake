@@ -14,7 +14,7 @@ add_executable(shakedown_emul_zvk_tests
 )
 target_include_directories(shakedown_emul_zvk_tests PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/src
                            ${PROJECT_SOURCE_DIR}/arch/riscv64 ${PROJECT_SOURCE_DIR}/lib/src)
-target_link_libraries(shakedown_emul_zvk_tests PRIVATE shakedown_emul shakedown::shakedown GTest::gtest
+target_link_libraries(shakedown_emul_zvk_tests PRIVATE shakedown_emul shakedown::testing GTest::gtest
                       $<BUILD_INTERFACE:shakedown_warnings>)
 
 # The emulated vector backends in the fuzz targets' random runs under the first qemu-riscv64 model (VLEN 128;

@@ -14,7 +14,7 @@ add_executable(shakedown_emul_cpacf_tests
   tests/cpacf_backend_test.cc
 )
 target_include_directories(shakedown_emul_cpacf_tests PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/src)
-target_link_libraries(shakedown_emul_cpacf_tests PRIVATE shakedown_emul shakedown::shakedown GTest::gtest
+target_link_libraries(shakedown_emul_cpacf_tests PRIVATE shakedown_emul shakedown::testing GTest::gtest
                       OpenSSL::Crypto $<BUILD_INTERFACE:shakedown_warnings>)
 if(NOT SHAKEDOWN_NO_S390X_CPACF)
   # The backends exist: their tests must find them (a missing backend is a failure, not a skip).

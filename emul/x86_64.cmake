@@ -20,7 +20,7 @@ add_executable(shakedown_emul_tests
 )
 target_include_directories(shakedown_emul_tests PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/src
                            ${PROJECT_SOURCE_DIR}/arch/x86_64 ${PROJECT_SOURCE_DIR}/lib/src)
-target_link_libraries(shakedown_emul_tests PRIVATE shakedown_emul shakedown::shakedown GTest::gtest
+target_link_libraries(shakedown_emul_tests PRIVATE shakedown_emul shakedown::testing GTest::gtest
                       OpenSSL::Crypto $<BUILD_INTERFACE:shakedown_warnings>)
 if(EXISTS ${PROJECT_SOURCE_DIR}/arch/x86_64/sha256_phe.cc AND EXISTS ${PROJECT_SOURCE_DIR}/arch/x86_64/sha512_phe2.cc)
   # The backends exist: their tests must find them (a missing backend is a failure, not a skip).
@@ -56,7 +56,7 @@ endif()
 # counts them under each SHAKEDOWN_BACKENDS with the Zhaoxin features assumed. The "no-emulator" entries have no
 # SIGILL handler, so a single executed PadLock instruction kills them.
 add_executable(shakedown_phe_selftest_probe tests/phe_selftest_probe.cc)
-target_link_libraries(shakedown_phe_selftest_probe PRIVATE shakedown_emul shakedown::shakedown
+target_link_libraries(shakedown_phe_selftest_probe PRIVATE shakedown_emul shakedown::testing
                       $<BUILD_INTERFACE:shakedown_warnings>)
 set(_no_shani "")
 if(NOT SHAKEDOWN_NO_X86_64_SHANI)
