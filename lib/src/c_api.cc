@@ -79,16 +79,16 @@ int copy_text(std::string_view text, char* out, std::size_t size) noexcept {
 }
 
 bool valid(shakedown_algorithm alg) noexcept {
-  return static_cast<int>(alg) >= 0 && static_cast<int>(alg) < SHAKEDOWN_ALGORITHM_COUNT;
+  return alg >= 0 && alg < SHAKEDOWN_ALGORITHM_COUNT;
 }
 Algorithm algorithm(shakedown_algorithm alg) {
-  if (!valid(alg)) throw Error(Errc::unknown_algorithm, "algorithm value " + std::to_string(static_cast<int>(alg)) +
+  if (!valid(alg)) throw Error(Errc::unknown_algorithm, "algorithm value " + std::to_string(alg) +
                                                             " is not a shakedown_algorithm");
   return static_cast<Algorithm>(alg);
 }
 Family family(shakedown_family f) {
-  if (static_cast<int>(f) < 0 || static_cast<int>(f) >= SHAKEDOWN_FAMILY_COUNT)
-    throw Error(Errc::unknown_family, "family value " + std::to_string(static_cast<int>(f)) + " is not a shakedown_family");
+  if (f < 0 || f >= SHAKEDOWN_FAMILY_COUNT)
+    throw Error(Errc::unknown_family, "family value " + std::to_string(f) + " is not a shakedown_family");
   return static_cast<Family>(f);
 }
 

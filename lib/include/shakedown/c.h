@@ -35,8 +35,11 @@ typedef enum shakedown_status {
   SHAKEDOWN_E_INTERNAL = 104            /* an unexpected C++ exception: a bug, please report it */
 } shakedown_status;
 
-/* The values are part of the ABI and equal the C++ shakedown::Algorithm / shakedown::Family values. */
-typedef enum shakedown_algorithm {
+/* Algorithms and families: int, with these constants, whose values are part of the ABI and equal the C++
+   shakedown::Algorithm / shakedown::Family values. Not enum types: a caller may pass any int (a value outside the
+   list is SHAKEDOWN_E_UNKNOWN_ALGORITHM / _FAMILY), and an out-of-range enum value would be undefined in C++. */
+typedef int shakedown_algorithm;
+enum shakedown_algorithm_value {
   SHAKEDOWN_SHA224 = 0,
   SHAKEDOWN_SHA256 = 1,
   SHAKEDOWN_SHA384 = 2,
@@ -49,13 +52,14 @@ typedef enum shakedown_algorithm {
   SHAKEDOWN_SHA3_512 = 9,
   SHAKEDOWN_SHAKE128 = 10,
   SHAKEDOWN_SHAKE256 = 11
-} shakedown_algorithm;
+};
 
-typedef enum shakedown_family {
+typedef int shakedown_family;
+enum shakedown_family_value {
   SHAKEDOWN_FAMILY_SHA256 = 0, /* SHA-224, SHA-256 */
   SHAKEDOWN_FAMILY_SHA512 = 1, /* SHA-384, SHA-512, SHA-512/224, SHA-512/256 */
   SHAKEDOWN_FAMILY_KECCAK = 2  /* SHA-3, SHAKE */
-} shakedown_family;
+};
 
 #define SHAKEDOWN_ALGORITHM_COUNT 12
 #define SHAKEDOWN_FAMILY_COUNT 3
