@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <string>
 
+#include "shakedown/hex.h"
+
 namespace shakedown::fuzz {
 
 std::optional<std::size_t> first_difference(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b) {
@@ -16,14 +18,9 @@ std::optional<std::size_t> first_difference(std::span<const std::uint8_t> a, std
 }
 
 std::string to_hex(std::span<const std::uint8_t> bytes, std::size_t max_bytes) {
-  static constexpr char kDigits[] = "0123456789abcdef";
   std::string s;
   const std::size_t n = std::min(bytes.size(), max_bytes);
-  s.reserve(2 * n + 16);
-  for (std::size_t i = 0; i < n; ++i) {
-    s.push_back(kDigits[bytes[i] >> 4]);
-    s.push_back(kDigits[bytes[i] & 15]);
-  }
+  append_hex(s, bytes.first(n));  // shakedown/hex.h
   if (n < bytes.size()) s += "... (" + std::to_string(bytes.size()) + " bytes)";
   return s;
 }

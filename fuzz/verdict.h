@@ -29,6 +29,7 @@ struct Verdict {
 // Index of the first byte where a and b differ (a length difference counts at the shorter length).
 std::optional<std::size_t> first_difference(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b);
 
+// shakedown::to_hex of at most the first max_bytes, then "... (N bytes)".
 std::string to_hex(std::span<const std::uint8_t> bytes, std::size_t max_bytes = 64);
 
 // The report printed before abort() and by shakedown-repro: subject, runs that disagree, the

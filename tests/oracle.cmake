@@ -12,4 +12,6 @@ else()
 endif()
 target_compile_definitions(shakedown_oracle PUBLIC SHAKEDOWN_ORACLE_OPENSSL=$<BOOL:${SHAKEDOWN_ORACLE_OPENSSL}>)
 target_include_directories(shakedown_oracle PUBLIC ${CMAKE_CURRENT_LIST_DIR})
-target_link_libraries(shakedown_oracle PUBLIC shakedown::testing PRIVATE $<BUILD_INTERFACE:shakedown_warnings>)
+find_package(nlohmann_json 3 REQUIRED)  # the execution records (apt: nlohmann-json3-dev)
+target_link_libraries(shakedown_oracle PUBLIC shakedown::testing
+                      PRIVATE nlohmann_json::nlohmann_json $<BUILD_INTERFACE:shakedown_warnings>)

@@ -12,6 +12,8 @@
 #include <string>
 #include <tuple>
 
+#include <nlohmann/json.hpp>
+
 #include "support.h"
 
 namespace shakedown::test {
@@ -46,29 +48,12 @@ std::string param_name(const FamilyBackend& p) {
   return sanitize(std::string(name(p.family))) + "__" + sanitize(p.backend);
 }
 
-std::string to_hex(std::span<const std::uint8_t> bytes) {
-  static const char* digits = "0123456789abcdef";
-  std::string s;
-  s.reserve(bytes.size() * 2);
-  for (auto b : bytes) {
-    s.push_back(digits[b >> 4]);
-    s.push_back(digits[b & 15]);
-  }
-  return s;
-}
-
 std::vector<std::uint8_t> from_hex(std::string_view hex) {
-  auto nibble = [&](char c) -> int {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    throw std::invalid_argument("non-hex character '" + std::string(1, c) + "'");
-  };
   if (hex.size() % 2) throw std::invalid_argument("odd-length hex string (" + std::to_string(hex.size()) + " digits)");
-  std::vector<std::uint8_t> out(hex.size() / 2);
-  for (std::size_t i = 0; i < out.size(); ++i)
-    out[i] = static_cast<std::uint8_t>(nibble(hex[2 * i]) << 4 | nibble(hex[2 * i + 1]));
-  return out;
+  if (auto bytes = parse_hex(hex)) return *std::move(bytes);
+  for (char c : hex)
+    if (hex_digit_value(c) < 0) throw std::invalid_argument("non-hex character '" + std::string(1, c) + "'");
+  throw std::invalid_argument("malformed hex string");  // not reached: parse_hex fails only for the two above
 }
 
 std::vector<std::uint8_t> pattern(std::size_t len, std::uint32_t seed) {
@@ -171,9 +156,11 @@ void flush_records() {
   std::string text;
   for (const auto& [key, count] : r.counts) {
     const auto& [suite, family, backend, check] = key;
-    text += "{\"suite\":\"" + suite + "\",\"family\":\"" + family + "\",\"backend\":\"" + backend +
-            "\",\"check\":\"" + check + "\",\"count\":" + std::to_string(count) + ",\"env\":\"" +
-            (env ? env : "") + "\",\"arch\":\"" + record_arch() + "\"}\n";
+    // dump() escapes whatever a check name holds. (Keys come out sorted: nlohmann::ordered_json is 3.9+, and the
+    // OSS-Fuzz image's Ubuntu 20.04 has 3.7.)
+    const nlohmann::json line = {{"suite", suite}, {"family", family}, {"backend", backend}, {"check", check},
+                                 {"count", count},  {"env", env ? env : ""}, {"arch", record_arch()}};
+    text += line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   }
   if (!append_records(path, text.data(), text.size()))
     std::fprintf(stderr, "shakedown: cannot append execution records to %s\n", path);

@@ -47,8 +47,8 @@ std::string param_name(const AlgBackend& p);
 std::string param_name(const FamilyBackend& p);
 
 // ---- Bytes ----
-std::string to_hex(std::span<const std::uint8_t> bytes);
-// Throws std::invalid_argument on odd length or a non-hex character.
+using ::shakedown::to_hex;  // shakedown/hex.h
+// parse_hex (shakedown/hex.h) that throws std::invalid_argument, naming an odd length or the non-hex character.
 std::vector<std::uint8_t> from_hex(std::string_view hex);
 // Deterministic test message: byte i of the message of seed s (independent of any hash).
 std::vector<std::uint8_t> pattern(std::size_t len, std::uint32_t seed = 0);
@@ -92,7 +92,8 @@ void for_each_backend(Unavailable unavailable, Available available) {
 void print_backend_row(Family family, std::string_view backend, std::string_view text) noexcept;
 
 // Record lines in a fixed buffer, for the drivers that must not allocate through libstdc++ (the MSan and
-// constant-time drivers, tests/msan_check.cc and tests/ct_check.cc): the same line format as record().
+// constant-time drivers, tests/msan_check.cc and tests/ct_check.cc): the same line format as record(), written with
+// snprintf rather than nlohmann::json (which allocates); the check text is the only free field and is made safe.
 class RecordBuffer {
  public:
   // Formats one line (env from SHAKEDOWN_ENV_NAME); false, with a message, when the buffer is full.

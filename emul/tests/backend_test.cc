@@ -46,15 +46,15 @@ TEST_P(PheBackend, OneShotAndIncrementalMatchOpenSsl) {
     const std::uint64_t before = emulated(c.insn);
     for (std::size_t len : {0, 1, 55, 56, 64, 111, 112, 128, 129, 255, 256, 1000, 4097}) {
       const auto msg = message(len, static_cast<std::uint32_t>(len));
-      const auto want = hex(openssl(c.evp, msg));
+      const auto want = to_hex(openssl(c.evp, msg));
       Hasher h(c.alg, c.backend);  // throws if the backend is unknown or unavailable: a failure, not a skip
       ASSERT_EQ(h.backend_name(), c.backend);
       h.update(msg);
-      EXPECT_EQ(hex(h.final()), want) << len;
+      EXPECT_EQ(to_hex(h.final()), want) << len;
       Hasher inc(c.alg, c.backend);  // odd split: partial buffers on both sides of a block run
       const std::size_t cut = len / 3;
       inc.update(msg.data(), cut).update(msg.data() + cut, len - cut);
-      EXPECT_EQ(hex(inc.final()), want) << len;
+      EXPECT_EQ(to_hex(inc.final()), want) << len;
     }
     EXPECT_GT(emulated(c.insn), before) << "the backend never executed the PadLock instruction";
   }
@@ -101,14 +101,14 @@ TEST_F(Sha512niBackend, SelectedAndMatchesOpenSslForEverySha512Algorithm) {
     for (std::size_t len : {0, 1, 111, 112, 128, 129, 255, 256, 1000, 4097}) {
       SCOPED_TRACE(std::string(evp) + " length " + std::to_string(len));
       const auto msg = message(len, static_cast<std::uint32_t>(len) + 3);
-      const auto want = hex(openssl(evp, msg));
+      const auto want = to_hex(openssl(evp, msg));
       Hasher h(alg, "x86_64/sha512ni");  // throws if unknown or unavailable: a failure, not a skip
       h.update(msg);
-      EXPECT_EQ(hex(h.final()), want);
+      EXPECT_EQ(to_hex(h.final()), want);
       Hasher split(alg, "x86_64/sha512ni");
       const std::size_t cut = len / 3;
       split.update(msg.data(), cut).update(msg.data() + cut, len - cut);
-      EXPECT_EQ(hex(split.final()), want);
+      EXPECT_EQ(to_hex(split.final()), want);
     }
   }
   // 40 rounds instructions per block: far more than the one-block self-test at selection.

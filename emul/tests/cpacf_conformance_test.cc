@@ -46,7 +46,7 @@ struct Execution {
 std::string text(const Execution& e) {
   std::ostringstream out;
   out << "cc " << e.cc << ", R2 advanced by " << e.consumed << ", R2+1 = " << e.remaining << ", ICV "
-      << hex({e.param.data(), kIcv});
+      << to_hex({e.param.data(), kIcv});
   return out.str();
 }
 
@@ -95,8 +95,8 @@ std::optional<Param> compare_executions(bool klmd, Param param, const std::uint8
     ++executions;
     if (!(q == m)) {
       ADD_FAILURE() << (klmd ? "KLMD" : "KIMD") << "-SHA-512 " << what << ", this execution: " << len
-                    << " bytes left, ICV in " << hex({param.data(), kIcv})
-                    << (klmd ? ", MBL " + hex({param.data() + kIcv, kParam - kIcv}) : std::string())
+                    << " bytes left, ICV in " << to_hex({param.data(), kIcv})
+                    << (klmd ? ", MBL " + to_hex({param.data() + kIcv, kParam - kIcv}) : std::string())
                     << "\n  QEMU:  " << text(q) << "\n  model: " << text(m) << " (interrupt after " << stop_after
                     << " blocks)";
       return std::nullopt;
@@ -171,7 +171,7 @@ TEST(CpacfConformance, RandomSplitsOfOneMessageAgreeAndGiveTheDigest) {
     splits += "KLMD " + std::to_string(msg.size() - at);
     auto digest = compare_executions(true, param, msg.data() + at, msg.size() - at, "split " + splits, executions);
     if (!digest) return;
-    EXPECT_EQ(hex({digest->data(), kIcv}), hex(openssl("SHA512", msg))) << msg.size() << " bytes: " << splits;
+    EXPECT_EQ(to_hex({digest->data(), kIcv}), to_hex(openssl("SHA512", msg))) << msg.size() << " bytes: " << splits;
   }
   std::printf("%d executions compared over 40 split messages\n", executions);
 }

@@ -115,7 +115,7 @@ TEST_P(CpacfModel, Sha2KimdThenKlmdMatchesOpenssl) {
       EXPECT_EQ(l.cc, 0u);
       EXPECT_EQ(l.src, reinterpret_cast<std::uintptr_t>(input.end()));
       EXPECT_EQ(l.src_len, 0u);
-      EXPECT_EQ(hex({param.data(), c.icv}), hex(openssl(c.name, msg)));
+      EXPECT_EQ(to_hex({param.data(), c.icv}), to_hex(openssl(c.name, msg)));
       if (!native) {
         EXPECT_EQ(completed_since(c.klmd) - klmd_before, 1u) << "the KLMD was not emulated";
         EXPECT_EQ(completed_since(c.kimd) - kimd_before, 1u) << "the KIMD was not emulated";
@@ -139,7 +139,7 @@ TEST_P(CpacfModel, Sha3KimdThenKlmdMatchesOpenssl) {
       EXPECT_EQ(k.executions, expected_executions(prefix / c.rate));
       const CpacfRegs l = cpacf<kKlmd>(c.fc, param.data(), input.data() + prefix, len - prefix);
       EXPECT_EQ(l.src_len, 0u);
-      EXPECT_EQ(hex({param.data(), c.digest}), hex(openssl(c.name, msg)));
+      EXPECT_EQ(to_hex({param.data(), c.digest}), to_hex(openssl(c.name, msg)));
     }
   }
   EXPECT_GT(completed_since(Insn::kimd_sha3), 0u);
@@ -155,7 +155,7 @@ TEST_P(CpacfModel, Sha3KlmdNoIcvIgnoresTheBlock) {
     std::memset(param.data(), 0xa5, 200);
     const CpacfRegs l = cpacf<kKlmd>(c.fc | detail::kGr0NoIcv | detail::kGr0Dufop, param.data(), msg.data(), msg.size());
     EXPECT_EQ(l.executions, expected_executions(3));
-    EXPECT_EQ(hex({param.data(), c.digest}), hex(openssl(c.name, msg))) << c.name;
+    EXPECT_EQ(to_hex({param.data(), c.digest}), to_hex(openssl(c.name, msg))) << c.name;
   }
 }
 
@@ -173,7 +173,7 @@ TEST_P(CpacfModel, ShakeKlmdSqueezesAndContinues) {
         EXPECT_EQ(l.dst, reinterpret_cast<std::uintptr_t>(out.end()));
         EXPECT_EQ(l.dst_len, 0u);
         EXPECT_EQ(l.src_len, 0u);
-        EXPECT_EQ(hex({out.data(), outlen}), hex(openssl_xof(c.name, msg, outlen)));
+        EXPECT_EQ(to_hex({out.data(), outlen}), to_hex(openssl_xof(c.name, msg, outlen)));
       }
     }
     // Continuation: 2 rates of output, then 3 more rates with the padding-state bit (no absorb, no padding).
@@ -183,7 +183,7 @@ TEST_P(CpacfModel, ShakeKlmdSqueezesAndContinues) {
     std::memset(param.data(), 0, 200);
     cpacf<kKlmd>(c.fc, param.data(), msg.data(), msg.size(), out.data(), 2 * c.rate);
     cpacf<kKlmd>(c.fc | detail::kGr0PaddingState, param.data(), nullptr, 0, out.data() + 2 * c.rate, 3 * c.rate);
-    EXPECT_EQ(hex(out), hex(openssl_xof(c.name, msg, out.size()))) << c.name;
+    EXPECT_EQ(to_hex(out), to_hex(openssl_xof(c.name, msg, out.size()))) << c.name;
   }
   EXPECT_GT(completed_since(Insn::klmd_shake), 0u);
 }
@@ -194,7 +194,7 @@ TEST_P(CpacfModel, KimdOverAZeroBlockIsThePermutation) {
   std::uint8_t state[200] = {}, zero[72] = {};
   cpacf<kKimd>(0x23, state, zero, sizeof zero);
   const std::uint8_t lane0[8] = {0xe7, 0xdd, 0xe1, 0x40, 0x79, 0x8f, 0x25, 0xf1};
-  EXPECT_EQ(hex({state, 8}), hex(lane0));
+  EXPECT_EQ(to_hex({state, 8}), to_hex(lane0));
 }
 
 TEST_P(CpacfModel, KimdLengthZeroTouchesNothing) {
@@ -247,7 +247,7 @@ TEST(CpacfQuery, ListsTheEmulatedFunctions) {
   const auto step = detail::run_cpacf(CpacfInstruction{false, 0, 0}, regs, o);
   EXPECT_EQ(step.outcome, CpacfOutcome::completed);
   const std::uint8_t want[16] = {0xa0, 0, 0, 0, 0xfc, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};  // fc 0, 2, 0x20..0x25
-  EXPECT_EQ(hex(vector), hex(want));
+  EXPECT_EQ(to_hex(vector), to_hex(want));
 }
 
 // ---- QEMU-native SHA-512 vs the model ----
@@ -282,11 +282,11 @@ TEST(CpacfSha512, QemuNativeAndModelAgree) {
       regs.gr[3] = n;
       const auto step = detail::run_cpacf(CpacfInstruction{klmd, 4, 2}, regs, o);
       ASSERT_EQ(step.outcome, CpacfOutcome::completed);
-      EXPECT_EQ(hex(real), hex(model)) << (klmd ? "KLMD" : "KIMD") << " len " << n;
+      EXPECT_EQ(to_hex(real), to_hex(model)) << (klmd ? "KLMD" : "KIMD") << " len " << n;
       EXPECT_EQ(r.src, regs.gr[2]);
       EXPECT_EQ(r.src_len, regs.gr[3]);
       if (klmd) {
-        EXPECT_EQ(hex({real, 64}), hex(openssl("SHA512", msg)));
+        EXPECT_EQ(to_hex({real, 64}), to_hex(openssl("SHA512", msg)));
       }
     }
   }

@@ -42,11 +42,11 @@ TEST(CpacfRegression, CallerWithoutTheCc3LoopIsCaught) {
     cpacf<kKlmd>(2, param, nullptr, 0);
     if (interrupt == 0) {
       EXPECT_EQ(r.cc, 0u);
-      EXPECT_EQ(hex({param, 32}), hex(want)) << "the latent bug is invisible without interruption";
+      EXPECT_EQ(to_hex({param, 32}), to_hex(want)) << "the latent bug is invisible without interruption";
     } else {
       EXPECT_EQ(r.cc, 3u);
       EXPECT_EQ(r.src_len, 3u * 64) << "one block processed, three left for the missing loop";
-      EXPECT_NE(hex({param, 32}), hex(want)) << "a caller without the CC3 loop went unnoticed";
+      EXPECT_NE(to_hex({param, 32}), to_hex(want)) << "a caller without the CC3 loop went unnoticed";
     }
     uninstall();
   }
@@ -61,12 +61,12 @@ TEST(CpacfRegression, KlmdSha256WithoutTheMessageBitLengthIsCaught) {
   sha256_iv(param);
   std::memset(param + 32, 0, 8);  // MBL forgotten (left 0)
   cpacf<kKlmd>(2, param, msg.data(), msg.size());
-  EXPECT_NE(hex({param, 32}), hex(openssl("SHA256", msg)));
+  EXPECT_NE(to_hex({param, 32}), to_hex(openssl("SHA256", msg)));
   sha256_iv(param);
   param[38] = 0x03;  // 800 bits = 0x320
   param[39] = 0x20;
   cpacf<kKlmd>(2, param, msg.data(), msg.size());
-  EXPECT_EQ(hex({param, 32}), hex(openssl("SHA256", msg))) << "with the MBL set the same caller is right";
+  EXPECT_EQ(to_hex({param, 32}), to_hex(openssl("SHA256", msg))) << "with the MBL set the same caller is right";
   uninstall();
 }
 
@@ -90,7 +90,7 @@ TEST(CpacfRegression, TwentyByteSha1BlockNextToAnotherFieldIsCaught) {
   cpacf<kKimd>(1, &ctx, msg.data(), 64);
   EXPECT_EQ(ctx.buffered, 0x11223344u) << "KIMD-SHA-1 must touch exactly its 20-byte block";
   cpacf<kKlmd>(1, &ctx, msg.data() + 64, 10);
-  EXPECT_NE(hex({ctx.h, 20}), hex(openssl("SHA1", msg))) << "KLMD took the neighbouring field as the MBL";
+  EXPECT_NE(to_hex({ctx.h, 20}), to_hex(openssl("SHA1", msg))) << "KLMD took the neighbouring field as the MBL";
 
   GuardedBuffer twenty(20);
   std::memcpy(twenty.data(), iv, 20);

@@ -138,7 +138,7 @@ TEST(Threads, ConcurrentTrapsAreIndependent) {
   const std::uint64_t before = emulated(Insn::xsha256);
   constexpr int kThreads = 4, kIterations = 200;
   const auto msg = message(300, 4);
-  const auto want = hex(openssl("SHA256", msg));
+  const auto want = to_hex(openssl("SHA256", msg));
   std::atomic<int> wrong{0};
   std::vector<std::thread> threads;
   for (int t = 0; t < kThreads; ++t)
@@ -147,7 +147,7 @@ TEST(Threads, ConcurrentTrapsAreIndependent) {
         StateBuffer s(kIvSha256);
         rep_phe<kOpXsha256>(kMultiBlock, 4, msg.data(), s.bytes);
         rep_phe<kOpXsha256>(256, 300, msg.data() + 256, s.bytes);
-        if (hex(s.digest<std::uint32_t>(8)) != want) wrong.fetch_add(1);
+        if (to_hex(s.digest<std::uint32_t>(8)) != want) wrong.fetch_add(1);
       }
     });
   for (auto& th : threads) th.join();

@@ -17,13 +17,4 @@ std::vector<std::uint8_t> openssl(const char* name, std::span<const std::uint8_t
   return out;
 }
 
-std::string hex(std::span<const std::uint8_t> bytes) {
-  std::string s;
-  for (auto b : bytes) {
-    s += "0123456789abcdef"[b >> 4];
-    s += "0123456789abcdef"[b & 15];
-  }
-  return s;
-}
-
 }  // namespace shakedown::emul::test

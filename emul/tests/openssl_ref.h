@@ -6,10 +6,12 @@
 #include <string>
 #include <vector>
 
+#include "shakedown/hex.h"
+
 namespace shakedown::emul::test {
 
 // EVP digest of data; name is an EVP name ("SHA1", "SHA256", "SHA512").
 std::vector<std::uint8_t> openssl(const char* name, std::span<const std::uint8_t> data);
-std::string hex(std::span<const std::uint8_t> bytes);
+using ::shakedown::to_hex;  // shakedown/hex.h
 
 }  // namespace shakedown::emul::test

@@ -26,10 +26,10 @@ std::vector<std::uint8_t> padlock_driver_empty_sha256() {
 TEST_F(Regression, PadlockDriverEmptyFinalReturnsTheIvOnZhaoxin) {
   install(make_options(PheProfile::zhaoxin));
   const auto got = padlock_driver_empty_sha256();
-  EXPECT_NE(hex(got), hex(openssl("SHA256", {}))) << "the emulator failed to reproduce the Zhaoxin bug";
-  EXPECT_EQ(hex(got), "6a09e667bb67ae853c6ef372a54ff53a510e527f9b05688c1f83d9ab5be0cd19");  // FIPS 180-4 §5.3.3
+  EXPECT_NE(to_hex(got), to_hex(openssl("SHA256", {}))) << "the emulator failed to reproduce the Zhaoxin bug";
+  EXPECT_EQ(to_hex(got), "6a09e667bb67ae853c6ef372a54ff53a510e527f9b05688c1f83d9ab5be0cd19");  // FIPS 180-4 §5.3.3
   install(make_options(PheProfile::via));  // the same driver was correct on VIA
-  EXPECT_EQ(hex(padlock_driver_empty_sha256()), hex(openssl("SHA256", {})));
+  EXPECT_EQ(to_hex(padlock_driver_empty_sha256()), to_hex(openssl("SHA256", {})));
 }
 
 // (2) struct sha1_state { u32 state[5]; u64 count; ... } hashed in place (commit 63dc06cd12f9, padlock.md §1.3 root
@@ -150,7 +150,7 @@ TEST_F(Regression, RsiDeclaredInputOnlyIsCaught) {
     std::memcpy(buf.data(), msg.data(), 64);
     StateBuffer s(kIvSha256);
     same_block_twice_reusing_rsi(buf.data(), s.bytes);
-    EXPECT_NE(hex(finish_two_block_message(s, buf.data() + 128)), hex(openssl("SHA256", doubled)));
+    EXPECT_NE(to_hex(finish_two_block_message(s, buf.data() + 128)), to_hex(openssl("SHA256", doubled)));
   }
   GuardedBuffer exact(64);  // with nothing after the block, the second read faults
   std::memcpy(exact.data(), msg.data(), 64);
@@ -183,7 +183,7 @@ TEST_F(Regression, RcxDeclaredInputOnlyIsCaughtInMultiBlockMode) {
     install(make_options(PheProfile::zhaoxin, strict));
     StateBuffer s(kIvSha256);
     two_blocks_reusing_rcx(msg.data(), s.bytes);
-    EXPECT_NE(hex(finish_two_block_message(s, msg.data() + 128)), hex(openssl("SHA256", msg)));
+    EXPECT_NE(to_hex(finish_two_block_message(s, msg.data() + 128)), to_hex(openssl("SHA256", msg)));
   }
 }
 
@@ -212,7 +212,7 @@ TEST_F(Regression, RcxDeclaredInputOnlyIsCaughtInFinalModeByStrictMode) {
   StateBuffer sa(kIvSha256), sb(kIvSha256);
   install(make_options(PheProfile::zhaoxin));
   two_oneshots_reusing_rcx(a.data(), b.data(), 100, sa.bytes, sb.bytes);  // unnoticed without strict mode
-  EXPECT_EQ(hex(sb.digest<std::uint32_t>(8)), hex(openssl("SHA256", {b.data(), 100})));
+  EXPECT_EQ(to_hex(sb.digest<std::uint32_t>(8)), to_hex(openssl("SHA256", {b.data(), 100})));
   EXPECT_DEATH(
       {
         install(make_options(PheProfile::zhaoxin, true));

@@ -7,8 +7,7 @@
 
 int main() {
   const std::uint8_t abc[] = {'a', 'b', 'c'};
-  for (std::uint8_t byte : shakedown::hash(shakedown::Algorithm::sha256, std::span<const std::uint8_t>(abc)))
-    std::printf("%02x", byte);
-  std::printf("\n");
+  const auto digest = shakedown::hash(shakedown::Algorithm::sha256, std::span<const std::uint8_t>(abc));
+  std::puts(shakedown::to_hex(digest).c_str());
   return 0;
 }
