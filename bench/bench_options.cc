@@ -49,6 +49,9 @@ bool apply(Options& opt, std::string_view name, std::string_view value) {
     opt.chunk = parse_count("chunk", value, 1);
   } else if (name == "table") {
     opt.table = parse_count("table", value, 0) != 0;
+  } else if (name == "table_json") {
+    if (value.empty()) throw std::invalid_argument("table_json: empty file name");
+    opt.table_json = std::string(value);
   } else {
     return false;
   }
@@ -91,7 +94,9 @@ const char* options_help() {
          "  --shakedown_lengths=a,b    one-shot message lengths (default 16,64,256,1024,8192,16384);\n"
          "                             env SHAKEDOWN_BENCH_LENGTHS\n"
          "  --shakedown_chunk=N        update() size of the incremental cases (default 100)\n"
-         "  --shakedown_table=0|1      print the ratio table at the end (default 1)\n"
+         "  --shakedown_table=0|1      print the ratio table to stderr at the end (default 1)\n"
+         "  --shakedown_table_json=F   also write the ratio table as JSON to file F\n"
+         "stdout is Google Benchmark's output alone, in the --benchmark_format chosen (console, json, csv).\n"
          "Benchmark names are <case>/<impl>/<length>, impl = openssl or a backend name, e.g.\n"
          "  --benchmark_filter='^sha256/.*/16384$'\n"
          "OpenSSL CPU paths can be masked with OPENSSL_ia32cap (see bench/README.md).\n\n";

@@ -16,8 +16,10 @@ struct Options {
   int rounds = 3;
   // Chunk size of the incremental-API cases (deliberately not a multiple of any block size).
   std::size_t chunk = 100;
-  // Print the ratio table at the end (off with --shakedown_table=0, e.g. for JSON-only runs).
+  // Print the ratio table to stderr at the end (off with --shakedown_table=0).
   bool table = true;
+  // Also write the ratio table as JSON to this file (--shakedown_table_json=FILE); empty = no file.
+  std::string table_json;
 };
 
 // Reads SHAKEDOWN_BENCH_BACKENDS / SHAKEDOWN_BENCH_ROUNDS / SHAKEDOWN_BENCH_LENGTHS, then the
