@@ -16,7 +16,8 @@ namespace {
 template <class Word>
 std::string hex(Word w) {
   std::uint8_t bytes[sizeof(Word)];
-  for (std::size_t i = 0; i < sizeof(Word); ++i) bytes[i] = static_cast<std::uint8_t>(w >> (8 * (sizeof(Word) - 1 - i)));
+  for (std::size_t i = 0; i < sizeof(Word); ++i)
+    bytes[i] = static_cast<std::uint8_t>(w >> (8 * (sizeof(Word) - 1 - i)));
   return to_hex(bytes);
 }
 

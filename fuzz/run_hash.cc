@@ -155,8 +155,10 @@ void run_backend_c(const HashPlan& p, const std::string& backend, const std::uin
   try {
     if (p.hmac) {
       run_c_contexts<CHmac>(
-          p, [&](shakedown_hmac_ctx* c) { return shakedown_hmac_init(c, alg, p.key.data(), p.key.size(), backend.c_str()); },
-          p.tag_len, [&](shakedown_hmac_ctx* c, std::uint8_t* out) { check_c(shakedown_hmac_final(c, out, p.tag_len), "hmac_final"); },
+          p,
+          [&](shakedown_hmac_ctx* c) { return shakedown_hmac_init(c, alg, p.key.data(), p.key.size(), backend.c_str()); },
+          p.tag_len,
+          [&](shakedown_hmac_ctx* c, std::uint8_t* out) { check_c(shakedown_hmac_final(c, out, p.tag_len), "hmac_final"); },
           msg, label, results);
     } else if (is_xof(p.alg)) {
       // The squeezes, then final(len) as one more squeeze: the same output stream (FIPS 202 §4, Algorithm 8).
@@ -173,7 +175,9 @@ void run_backend_c(const HashPlan& p, const std::string& backend, const std::uin
     } else {
       run_c_contexts<CHash>(
           p, [&](shakedown_hash_ctx* c) { return shakedown_hash_init(c, alg, backend.c_str()); }, p.output_size(),
-          [&](shakedown_hash_ctx* c, std::uint8_t* out) { check_c(shakedown_hash_final(c, out, p.output_size()), "hash_final"); },
+          [&](shakedown_hash_ctx* c, std::uint8_t* out) {
+            check_c(shakedown_hash_final(c, out, p.output_size()), "hash_final");
+          },
           msg, label, results);
     }
   } catch (const std::exception& e) {

@@ -227,9 +227,15 @@ int shakedown_algorithm_from_name(const char* text, shakedown_algorithm* alg) {
   return SHAKEDOWN_OK;
 }
 
-size_t shakedown_digest_size(shakedown_algorithm alg) { return valid(alg) ? digest_size(static_cast<Algorithm>(alg)) : 0; }
-size_t shakedown_block_size(shakedown_algorithm alg) { return valid(alg) ? block_size(static_cast<Algorithm>(alg)) : 0; }
-int shakedown_is_xof(shakedown_algorithm alg) { return valid(alg) ? (is_xof(static_cast<Algorithm>(alg)) ? 1 : 0) : -1; }
+size_t shakedown_digest_size(shakedown_algorithm alg) {
+  return valid(alg) ? digest_size(static_cast<Algorithm>(alg)) : 0;
+}
+size_t shakedown_block_size(shakedown_algorithm alg) {
+  return valid(alg) ? block_size(static_cast<Algorithm>(alg)) : 0;
+}
+int shakedown_is_xof(shakedown_algorithm alg) {
+  return valid(alg) ? (is_xof(static_cast<Algorithm>(alg)) ? 1 : 0) : -1;
+}
 
 int shakedown_family_of(shakedown_algorithm alg, shakedown_family* out) {
   return guarded([&]() -> int {
@@ -323,8 +329,8 @@ int shakedown_hmac_final(shakedown_hmac_ctx* ctx, void* out, size_t outlen) {
 int shakedown_hmac_verify(shakedown_hmac_ctx* ctx, const void* tag, size_t taglen) {
   return with<HmacSlot>(ctx, [&](Hmac& m) {
     if (tag == nullptr && taglen != 0) throw Error(Errc::null_pointer, "HMAC tag is null");
-    return m.verify({static_cast<const std::uint8_t*>(tag), taglen}) ? SHAKEDOWN_OK
-                                                                     : fail(SHAKEDOWN_E_VERIFY_FAILED, "HMAC tag mismatch");
+    const bool equal = m.verify({static_cast<const std::uint8_t*>(tag), taglen});
+    return equal ? SHAKEDOWN_OK : fail(SHAKEDOWN_E_VERIFY_FAILED, "HMAC tag mismatch");
   });
 }
 int shakedown_hmac_verify_truncated(shakedown_hmac_ctx* ctx, const void* tag, size_t taglen, size_t expected_len) {
@@ -359,7 +365,8 @@ int shakedown_backend_get(shakedown_family f, size_t index, shakedown_backend_in
     if (info == nullptr) return fail(SHAKEDOWN_E_NULL_POINTER, "info is null");
     const auto all = backends(family(f));
     if (index >= all.size())
-      throw Error(Errc::unknown_backend, "backend index " + std::to_string(index) + " of " + std::to_string(all.size()));
+      throw Error(Errc::unknown_backend,
+                  "backend index " + std::to_string(index) + " of " + std::to_string(all.size()));
     const BackendStatus& b = all[index];
     std::memset(info, 0, sizeof *info);
     info->available = b.available ? 1 : 0;

@@ -132,7 +132,8 @@ TEST_P(CApiDiff, HmacMatchesOpenSsl) {
     expect_ok(shakedown_hmac_final(&ctx, got.data(), L), "hmac_final");
     EXPECT_EQ(to_hex(got), to_hex(want)) << "key " << key.size() << " bytes, message " << msg.size() << " bytes";
     expect_ok(shakedown_hmac_verify(&copy, want.data(), want.size()), "hmac_verify");
-    expect_ok(shakedown_hmac(alg(), key.data(), key.size(), msg.data(), msg.size(), oneshot.data(), L), "shakedown_hmac");
+    expect_ok(shakedown_hmac(alg(), key.data(), key.size(), msg.data(), msg.size(), oneshot.data(), L),
+              "shakedown_hmac");
     EXPECT_EQ(to_hex(oneshot), to_hex(want));
     shakedown_hmac_cleanup(&ctx);
     shakedown_hmac_cleanup(&copy);
@@ -149,7 +150,8 @@ TEST_P(CApiDiff, ContextsDoNotAllocate) {
     shakedown_xof_ctx ctx{}, copy{};
     expect_ok(shakedown_xof_init(&ctx, alg(), backend()), "xof_init");
     before = g_allocations.load();
-    for (std::size_t i = 0; i < msg.size(); i += 97) shakedown_xof_update(&ctx, msg.data() + i, std::min<std::size_t>(97, msg.size() - i));
+    for (std::size_t i = 0; i < msg.size(); i += 97)
+      shakedown_xof_update(&ctx, msg.data() + i, std::min<std::size_t>(97, msg.size() - i));
     shakedown_xof_copy(&copy, &ctx);
     for (int i = 0; i < 10; ++i) shakedown_xof_squeeze(&ctx, out, sizeof out);
     shakedown_xof_reset(&ctx);

@@ -52,14 +52,15 @@ case $mode in
     quiet "$cmake" --build "$dir"
     check_digest "$dir/consumer"
     if [[ $kind == shared ]]; then
-      ldd "$dir/consumer" | grep -q "$work/prefix-shared/.*libshakedown.so" || fail "consumer does not load the installed .so"
+      ldd "$dir/consumer" | grep -q "$work/prefix-shared/.*libshakedown.so" ||
+        fail "consumer does not load the installed .so"
     fi
     # shakedownConfigVersion.cmake (SameMajorVersion): another major version is refused.
     if "$cmake" -S "$source_dir/tests/consumers/find_package" -B "$dir-v1" "${generator[@]}" "${compilers[@]}" \
          -DCMAKE_PREFIX_PATH="$work/prefix-$kind" -DSHAKEDOWN_WANT=1.0 >"$dir-v1.log" 2>&1; then
       fail "find_package(shakedown 1.0) accepted an installed 0.x"
     fi
-    grep -q "but not compatible\|is not compatible\|version: 0\." "$dir-v1.log" || { cat "$dir-v1.log"; fail "no version message"; }
+    grep -q "is not compatible\|version: 0\." "$dir-v1.log" || { cat "$dir-v1.log"; fail "no version message"; }
     echo "find_package(shakedown 1.0) refused, as SameMajorVersion says"
     ;;
   add_subdirectory)
@@ -96,7 +97,8 @@ case $mode in
   ctypes)
     # docs/c-api.md's Python example against the installed shared library.
     rfc4231_case2=5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843
-    out=$("${PYTHON:-python3}" "$source_dir/tests/consumers/ctypes_example.py" "$(library shared)") || fail "python exited $?"
+    out=$("${PYTHON:-python3}" "$source_dir/tests/consumers/ctypes_example.py" "$(library shared)") ||
+      fail "python exited $?"
     echo "$out"
     [[ $(grep -c "^sha256 on .*: $abc_sha256\$" <<<"$out") -ge 1 ]] || fail "no backend gave SHA-256(abc)"
     [[ $(grep -c ": $abc_sha256\$" <<<"$out") == $(grep -cE "^(one-shot sha256|sha256 on)" <<<"$out") ]] ||

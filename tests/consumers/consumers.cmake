@@ -8,7 +8,8 @@ set(_consumer_env "CMAKE=${CMAKE_COMMAND}" "CMAKE_GENERATOR=${CMAKE_GENERATOR}" 
 function(shakedown_consumer_test mode)
   cmake_parse_arguments(C "" "SETUP;REQUIRES" "" ${ARGN})
   add_test(NAME package.${mode}
-           COMMAND ${CMAKE_CURRENT_LIST_DIR}/consumer.sh ${mode} ${PROJECT_SOURCE_DIR} ${_consumer_work} ${PROJECT_BINARY_DIR})
+           COMMAND ${CMAKE_CURRENT_LIST_DIR}/consumer.sh ${mode} ${PROJECT_SOURCE_DIR} ${_consumer_work}
+                   ${PROJECT_BINARY_DIR})
   set_tests_properties(package.${mode} PROPERTIES LABELS package ENVIRONMENT "${_consumer_env}" TIMEOUT 900)
   if(C_SETUP)
     set_tests_properties(package.${mode} PROPERTIES FIXTURES_SETUP ${C_SETUP})

@@ -95,7 +95,8 @@ class InstalledCli(unittest.TestCase):
         self.assertNotIn("testing.h", headers)
         for header in headers:
             with open(os.path.join(include, header), encoding="utf-8") as f:
-                self.assertNotRegex(f.read(), r'#\s*include\s*[<"]shakedown/testing\.h|namespace shakedown::testing', header)
+                text = f.read()
+                self.assertNotRegex(text, r'#\s*include\s*[<"]shakedown/testing\.h|namespace shakedown::testing', header)
 
     def test_repro_is_not_a_command(self):
         r = run([self.installed, "repro", os.path.join(SOURCE_DIR, "fuzz", "corpus", "fuzz_hash")])
