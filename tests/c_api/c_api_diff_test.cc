@@ -141,15 +141,21 @@ TEST_P(CApiDiff, HmacMatchesOpenSsl) {
   record("c_api", GetParam().alg, GetParam().backend, "hmac", rounds);
 }
 
-// No allocation once a context exists: a long message, many updates and squeezes, verify, reset and copy.
+// No allocation from init to cleanup: a long message, many updates and squeezes, verify, reset and copy. A first
+// init/cleanup pair runs before counting: the library's one-time start (backend selection, a self-test) may allocate.
 TEST_P(CApiDiff, ContextsDoNotAllocate) {
   const Bytes msg = pattern(5000, 1);
   std::uint8_t out[512];
   unsigned long before = 0;
+  {
+    shakedown_hash_ctx warm{};
+    expect_ok(shakedown_hash_init(&warm, alg(), backend()), "hash_init (warm-up)");
+    shakedown_hash_cleanup(&warm);
+  }
   if (shakedown_is_xof(alg())) {
     shakedown_xof_ctx ctx{}, copy{};
-    expect_ok(shakedown_xof_init(&ctx, alg(), backend()), "xof_init");
     before = g_allocations.load();
+    expect_ok(shakedown_xof_init(&ctx, alg(), backend()), "xof_init");
     for (std::size_t i = 0; i < msg.size(); i += 97)
       shakedown_xof_update(&ctx, msg.data() + i, std::min<std::size_t>(97, msg.size() - i));
     shakedown_xof_copy(&copy, &ctx);
@@ -161,9 +167,9 @@ TEST_P(CApiDiff, ContextsDoNotAllocate) {
   } else {
     shakedown_hash_ctx ctx{}, copy{};
     shakedown_hmac_ctx mac{}, mac_copy{};
+    before = g_allocations.load();
     expect_ok(shakedown_hash_init(&ctx, alg(), backend()), "hash_init");
     expect_ok(shakedown_hmac_init(&mac, alg(), msg.data(), 200, backend()), "hmac_init");
-    before = g_allocations.load();
     for (std::size_t i = 0; i < msg.size(); i += 97) {
       const std::size_t n = std::min<std::size_t>(97, msg.size() - i);
       shakedown_hash_update(&ctx, msg.data() + i, n);

@@ -66,8 +66,9 @@ enum shakedown_family_value {
 #define SHAKEDOWN_MAX_DIGEST_SIZE 64
 
 /* Context storage. The caller owns it (on the stack, in a struct, anywhere); init constructs the context inside,
-   cleanup zeroizes it. No function allocates for a context: init, update, final, squeeze, verify, reset and copy
-   never touch the heap. The sizes are ABI: they only change with the SONAME (docs/abi.md). */
+   cleanup zeroizes it. No function allocates for a context: init (once the library has started: the first use
+   selects backends), update, final, squeeze, verify, reset, copy and cleanup never touch the heap, except that a
+   failing call builds its error message. The sizes are ABI: they only change with the SONAME (docs/abi.md). */
 #define SHAKEDOWN_HASH_CTX_SIZE 384
 #define SHAKEDOWN_HMAC_CTX_SIZE 1536
 typedef union shakedown_ctx_align_ {
