@@ -124,12 +124,18 @@ struct Slot {
   }
   static const Object* live(const CContext* c, int& status) noexcept { return live(const_cast<CContext*>(c), status); }
 
-  // Constructs the object (the constructor may throw: then the context stays not initialized).
-  template <class... Args>
-  static int construct(CContext* c, Args&&... args) {
+  // Constructs the object make() returns in place (guaranteed elision). The storage is wiped first, so a context
+  // initialized again loses its old state, and one whose init throws is left not initialized.
+  template <class Make>
+  static int construct(CContext* c, Make&& make) {
     if (c == nullptr) return fail(SHAKEDOWN_E_NULL_POINTER, "context is null");
-    destroy(c);  // a context initialized again: its old state is wiped, whether or not the constructor throws
-    new (of(c)->object) Object(std::forward<Args>(args)...);
+    destroy(c);
+    try {
+      new (of(c)->object) Object(make());
+    } catch (...) {
+      destroy(c);  // a constructor that threw may have written part of the object
+      throw;
+    }
     of(c)->tag = Tag;
     return SHAKEDOWN_OK;
   }
@@ -265,7 +271,7 @@ int shakedown_hmac(shakedown_algorithm alg, const void* key, size_t keylen, cons
 // ---- Hash contexts ----
 
 int shakedown_hash_init(shakedown_hash_ctx* ctx, shakedown_algorithm alg, const char* backend) {
-  return guarded([&] { return HashSlot::construct(ctx, make_hasher(alg, backend)); });
+  return guarded([&] { return HashSlot::construct(ctx, [&] { return make_hasher(alg, backend); }); });
 }
 int shakedown_hash_update(shakedown_hash_ctx* ctx, const void* data, size_t len) {
   return with<HashSlot>(ctx, [&](Hasher& h) { h.update(data, len); return SHAKEDOWN_OK; });
@@ -286,9 +292,11 @@ void shakedown_hash_cleanup(shakedown_hash_ctx* ctx) { HashSlot::destroy(ctx); }
 
 int shakedown_xof_init(shakedown_xof_ctx* ctx, shakedown_algorithm alg, const char* backend) {
   return guarded([&] {
-    if (!is_xof(algorithm(alg)))
-      throw Error(Errc::not_xof, std::string(name(algorithm(alg))) + " is not an XOF: use shakedown_hash_init");
-    return XofSlot::construct(ctx, make_hasher(alg, backend));
+    return XofSlot::construct(ctx, [&] {
+      if (!is_xof(algorithm(alg)))
+        throw Error(Errc::not_xof, std::string(name(algorithm(alg))) + " is not an XOF: use shakedown_hash_init");
+      return make_hasher(alg, backend);
+    });
   });
 }
 int shakedown_xof_update(shakedown_xof_ctx* ctx, const void* data, size_t len) {
@@ -311,10 +319,11 @@ void shakedown_xof_cleanup(shakedown_xof_ctx* ctx) { XofSlot::destroy(ctx); }
 int shakedown_hmac_init(shakedown_hmac_ctx* ctx, shakedown_algorithm alg, const void* key, size_t keylen,
                         const char* backend) {
   return guarded([&] {
-    if (key == nullptr && keylen != 0) throw Error(Errc::null_pointer, "HMAC key is null");
-    const std::span<const std::uint8_t> k(static_cast<const std::uint8_t*>(key), keylen);
-    return backend == nullptr ? HmacSlot::construct(ctx, algorithm(alg), k)
-                              : HmacSlot::construct(ctx, algorithm(alg), k, std::string_view(backend));
+    return HmacSlot::construct(ctx, [&] {
+      if (key == nullptr && keylen != 0) throw Error(Errc::null_pointer, "HMAC key is null");
+      const std::span<const std::uint8_t> k(static_cast<const std::uint8_t*>(key), keylen);
+      return backend == nullptr ? Hmac(algorithm(alg), k) : Hmac(algorithm(alg), k, std::string_view(backend));
+    });
   });
 }
 int shakedown_hmac_update(shakedown_hmac_ctx* ctx, const void* data, size_t len) {

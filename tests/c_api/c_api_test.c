@@ -106,7 +106,9 @@ static void xof(void) {
   CHECK_STATUS(shakedown_xof_squeeze(&ctx, out, 32), SHAKEDOWN_OK);
   CHECK(equals_hex(out, 32, kShake128Empty32));
   shakedown_xof_cleanup(&ctx);
+  CHECK_STATUS(shakedown_xof_init(&ctx, SHAKEDOWN_SHAKE128, NULL), SHAKEDOWN_OK);
   CHECK_STATUS(shakedown_xof_init(&ctx, SHAKEDOWN_SHA256, NULL), SHAKEDOWN_E_NOT_XOF);
+  CHECK_STATUS(shakedown_xof_squeeze(&ctx, out, 1), SHAKEDOWN_E_NOT_INITIALIZED);
 }
 
 static void hmac(void) {
@@ -148,6 +150,10 @@ static void misuse(void) {
   CHECK(strstr(shakedown_last_error(), "no/such") != NULL);
   CHECK_STATUS(shakedown_hash_update(&ctx, "x", 1), SHAKEDOWN_E_NOT_INITIALIZED);
   CHECK_STATUS(shakedown_hash_init(&ctx, (shakedown_algorithm)99, NULL), SHAKEDOWN_E_UNKNOWN_ALGORITHM);
+  CHECK_STATUS(shakedown_hash_init(&ctx, SHAKEDOWN_SHA256, NULL), SHAKEDOWN_OK);
+  CHECK_STATUS(shakedown_hash_init(&ctx, SHAKEDOWN_SHA256, "no/such"), SHAKEDOWN_E_UNKNOWN_BACKEND);
+  CHECK_STATUS(shakedown_hash_update(&ctx, "x", 1), SHAKEDOWN_E_NOT_INITIALIZED); /* a failed init leaves none */
+  CHECK(all_zero(&ctx, sizeof ctx));
   CHECK_STATUS(shakedown_hash_init(&ctx, SHAKEDOWN_SHA256, NULL), SHAKEDOWN_OK);
   CHECK_STATUS(shakedown_hash_update(&ctx, NULL, 1), SHAKEDOWN_E_NULL_POINTER);
   CHECK_STATUS(shakedown_hash_final(&ctx, out, 31), SHAKEDOWN_E_BAD_OUTPUT_LENGTH);
