@@ -3,11 +3,25 @@
 
 #include <cstdio>
 #include <exception>
+#include <fstream>
+#include <stdexcept>
+#include <string>
 #include <string_view>
 
 #include "bench_options.h"
 #include "cases.h"
 #include "ratio_table.h"
+
+namespace {
+
+void write_json_file(const std::string& path, const nlohmann::json& value) {
+  std::ofstream out(path);
+  out << value.dump(2) << "\n";
+  out.close();
+  if (!out) throw std::runtime_error("cannot write the ratio table to " + path);
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace shakedown::bench;
@@ -30,7 +44,11 @@ int main(int argc, char** argv) {
     for (int round = 0; round < opt.rounds; ++round) cases = register_round(opt);
     RatioReporter reporter;
     benchmark::RunSpecifiedBenchmarks(&reporter);
-    if (opt.table) reporter.print_table(cases, stdout);
+    // stdout is the --benchmark_format output alone (JSON stays parseable); the table goes to stderr and, when
+    // asked, to a JSON file.
+    const nlohmann::json table = reporter.table(cases);
+    if (opt.table) RatioReporter::print_table(table, stderr);
+    if (!opt.table_json.empty()) write_json_file(opt.table_json, table);
     benchmark::Shutdown();
   } catch (const std::exception& e) {
     std::fprintf(stderr, "shakedown_bench: %s\n", e.what());

@@ -54,6 +54,9 @@ bool apply(Options& opt, std::string_view name, std::string_view value) {
     opt.chunk = parse_count("chunk", value, 1);
   } else if (name == "table") {
     opt.table = parse_count("table", value, 0) != 0;
+  } else if (name == "table_json") {
+    if (value.empty()) throw std::invalid_argument("table_json: empty file name");
+    opt.table_json = std::string(value);
   } else {
     return false;
   }
@@ -98,7 +101,9 @@ const char* options_help() {
          "  --shakedown_chunk=N        update() size of the incremental cases (default 100)\n"
          "  --shakedown_many_counts=a,b  messages per hash_many() call (default 2,4,8,16; empty: no such cases)\n"
          "  --shakedown_many_lengths=a,b length of each of those messages (default 64,1024,4096,16384)\n"
-         "  --shakedown_table=0|1      print the ratio table at the end (default 1)\n"
+         "  --shakedown_table=0|1      print the ratio table to stderr at the end (default 1)\n"
+         "  --shakedown_table_json=F   also write the ratio table as JSON to file F\n"
+         "stdout is Google Benchmark's output alone, in the --benchmark_format chosen (console, json, csv).\n"
          "Benchmark names are <case>/<impl>/<length>, impl = openssl or a backend name, e.g.\n"
          "  --benchmark_filter='^sha256/.*/16384$'\n"
          "OpenSSL CPU paths can be masked with OPENSSL_ia32cap (see bench/README.md).\n\n";

@@ -19,8 +19,10 @@ struct Options {
   // The many-message cases: message counts (empty: none) and the length of each message.
   std::vector<std::size_t> many_counts = {2, 4, 8, 16};
   std::vector<std::size_t> many_lengths = {64, 1024, 4096, 16384};
-  // Print the ratio table at the end (off with --shakedown_table=0, e.g. for JSON-only runs).
+  // Print the ratio table to stderr at the end (off with --shakedown_table=0).
   bool table = true;
+  // Also write the ratio table as JSON to this file (--shakedown_table_json=FILE); empty = no file.
+  std::string table_json;
 };
 
 // Reads SHAKEDOWN_BENCH_BACKENDS / SHAKEDOWN_BENCH_ROUNDS / SHAKEDOWN_BENCH_LENGTHS, then the

@@ -14,9 +14,10 @@ Then the coverage gate (ci/verify_report.py) over the execution records and the 
 Modes: verify   builds with modes=verify; time-boxed fuzzing (--fuzz-seconds, default 20 s a target) instead of
                 the fixed-count fuzz.run.* entries where a row says verify-ctest=; about 8 min on 2 cores once built
        quick    (verify --quick) the host's modes=quick builds, test scale 0.2, 5 s of fuzzing; about 2 min
-       deep     (verify --deep) 10 minutes of fuzzing a target, test scale 10, and the timing t-test of the builds
+       deep     (verify --deep) 10 minutes of fuzzing a target, test scale 10, the timing t-test of the builds
                 that say timing= (tests/ct_timing.cc: Hmac::verify, fails above its |t| threshold; its --self-test
-                must see an early-exit comparison)
+                must see an early-exit comparison), and the source coverage of the host's fuzz corpora over lib/
+                and arch/ (ci/fuzz-coverage: llvm-cov HTML with per-file line coverage, <out>/fuzz-coverage/)
        test     (ci/test) builds with modes=test, fixed-count fuzzing, and the OSS-Fuzz build check
 An env row with modes= runs only in those modes (its entries are left out of ctest otherwise, and the report says
 so): ci/test keeps QEMU 10 to a reduced set. --all-environments (ci/cross-test: CROSS_QEMU10_FULL=1) runs them all.
@@ -478,6 +479,19 @@ class Driver:
         else:
             self.fail_step(f"ci/fuzz-build-check (log {log})")
 
+    def fuzz_coverage(self):
+        """Deep mode: ci/fuzz-coverage's llvm-cov HTML and per-file table of the host's fuzz corpora, into
+        <out>/fuzz-coverage (html/index.html, summary.txt)."""
+        log = os.path.join(self.out, "fuzz-coverage.log")
+        with open(log, "w", encoding="utf-8") as f:
+            rc = subprocess.run([os.path.join(ROOT, "ci", "fuzz-coverage"), os.path.join(self.out, "fuzz-coverage"),
+                                 os.path.join(self.out, "fuzz", HOST_ARCH)], stdout=f, stderr=subprocess.STDOUT).returncode
+        self.tail(log, 12 if rc == 0 else 30)
+        if rc == 0:
+            self.passed += 1
+        else:
+            self.fail_step(f"fuzz corpus coverage: ci/fuzz-coverage (log {log})")
+
     # ---- the run ----
     def plan(self):
         """[(arch, [build rows])] this mode runs, and the environments it leaves out (for the report)."""
@@ -545,7 +559,8 @@ class Driver:
             os.remove(os.path.join(self.out, "ct_timing.txt"))
         if self.args.scale:
             os.environ["SHAKEDOWN_TEST_SCALE"] = self.args.scale
-        n = 1 + sum(1 for _, rows in plan for _ in rows) + (self.args.mode == "test") + 1
+        coverage = self.args.mode == "deep" and HOST_ARCH in self.arches
+        n = 1 + sum(1 for _, rows in plan for _ in rows) + (self.args.mode == "test") + coverage + 1
         i = 1
         self.step(i, n, f"setup ({self.args.mode} mode; arches {' '.join(self.arches)}"
                         f"{'; test scale ' + self.args.scale if self.args.scale else ''}"
@@ -581,6 +596,10 @@ class Driver:
             i += 1
             self.step(i, n, "OSS-Fuzz / ClusterFuzzLite build script with OSS-Fuzz-style variables")
             self.fuzz_build_check()
+        if coverage:
+            i += 1
+            self.step(i, n, "source coverage of the fuzz corpus (seeds + what the time-boxed runs grew) over lib/ and arch/")
+            self.fuzz_coverage()
         i += 1
         self.step(i, n, "coverage gate and matrix")
         meta = [f"mode={self.args.mode}", f"started={time.strftime('%Y-%m-%dT%H:%M:%S', time.localtime(self.start))}",

@@ -7,15 +7,18 @@
 
 #include "internal/sha2_constants.h"  // the round constants K (FIPS 180-4 §4.2.2, §4.2.3): data only
 #include "reference.h"
+#include "shakedown/hex.h"
 
 namespace shakedown::diff::trace {
 namespace {
 
+// A word as its big-endian bytes in hex: all its digits, most significant first.
 template <class Word>
 std::string hex(Word w) {
-  char s[24];
-  std::snprintf(s, sizeof s, sizeof(Word) == 4 ? "%08llx" : "%016llx", static_cast<unsigned long long>(w));
-  return s;
+  std::uint8_t bytes[sizeof(Word)];
+  for (std::size_t i = 0; i < sizeof(Word); ++i)
+    bytes[i] = static_cast<std::uint8_t>(w >> (8 * (sizeof(Word) - 1 - i)));
+  return to_hex(bytes);
 }
 
 std::uint64_t load_le64(const std::uint8_t* p) {

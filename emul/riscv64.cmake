@@ -15,7 +15,7 @@ add_executable(shakedown_emul_zvk_tests
 )
 target_include_directories(shakedown_emul_zvk_tests PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/src
                            ${PROJECT_SOURCE_DIR}/arch/riscv64 ${PROJECT_SOURCE_DIR}/lib/src)
-target_link_libraries(shakedown_emul_zvk_tests PRIVATE shakedown_emul shakedown::shakedown GTest::gtest
+target_link_libraries(shakedown_emul_zvk_tests PRIVATE shakedown_emul shakedown::testing GTest::gtest
                       $<BUILD_INTERFACE:shakedown_warnings>)
 
 # Emulator conformance (docs/qemu10.md): the model against QEMU 10's own Zvknhb/Zvkb, instruction by instruction, once

@@ -44,5 +44,5 @@ gtest_discover_tests(shakedown_emul_tests DISCOVERY_MODE PRE_TEST TEST_PREFIX "e
 # environments of ci/matrix/x86_64.txt. The emulated environments (suites and fuzz drivers under the models): the
 # emul.* rows there.
 add_executable(shakedown_phe_selftest_probe tests/phe_selftest_probe.cc)
-target_link_libraries(shakedown_phe_selftest_probe PRIVATE shakedown_emul shakedown::shakedown
+target_link_libraries(shakedown_phe_selftest_probe PRIVATE shakedown_emul shakedown::testing
                       $<BUILD_INTERFACE:shakedown_warnings>)

@@ -1,11 +1,14 @@
-// fuzz_hash executor: the plan on every backend (with clone and handoff) vs OpenSSL EVP one-shot and generic.
+// fuzz_hash executor: the plan on every backend (with clone and handoff), through the C++ contexts and the C entry
+// points (shakedown/c.h), vs OpenSSL EVP one-shot and generic.
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
 
 #include "run_context.h"
 #include "runners.h"
+#include "shakedown/c.h"
 #include "shakedown/shakedown.h"
 #include "shakedown/testing.h"
 #include "support.h"  // tests/: the OpenSSL oracle
@@ -85,6 +88,109 @@ void run_backend(const HashPlan& p, const std::string& backend, const std::strin
   }
 }
 
+// ---- The same plan through the C entry points: contexts in C storage, copy for the clone, status codes (no
+// handoff: the C API has no rebind). A status other than SHAKEDOWN_OK is a divergence, as an exception is above. ----
+
+void check_c(int status, const char* call) {
+  if (status != SHAKEDOWN_OK)
+    throw std::runtime_error(std::string(call) + " returned " + shakedown_status_name(status) + " (" +
+                             shakedown_last_error() + ")");
+}
+
+// The functions of one C context kind.
+struct CHash {
+  using Ctx = shakedown_hash_ctx;
+  static int update(Ctx* c, const void* d, std::size_t n) { return shakedown_hash_update(c, d, n); }
+  static int copy(Ctx* to, const Ctx* from) { return shakedown_hash_copy(to, from); }
+  static void cleanup(Ctx* c) { shakedown_hash_cleanup(c); }
+};
+struct CXof {
+  using Ctx = shakedown_xof_ctx;
+  static int update(Ctx* c, const void* d, std::size_t n) { return shakedown_xof_update(c, d, n); }
+  static int copy(Ctx* to, const Ctx* from) { return shakedown_xof_copy(to, from); }
+  static void cleanup(Ctx* c) { shakedown_xof_cleanup(c); }
+};
+struct CHmac {
+  using Ctx = shakedown_hmac_ctx;
+  static int update(Ctx* c, const void* d, std::size_t n) { return shakedown_hmac_update(c, d, n); }
+  static int copy(Ctx* to, const Ctx* from) { return shakedown_hmac_copy(to, from); }
+  static void cleanup(Ctx* c) { shakedown_hmac_cleanup(c); }
+};
+
+// Output of `finish(ctx, out)` written at out_align in a buffer that ends where the output does (as finish() above).
+template <class Ctx, class Finish>
+std::vector<std::uint8_t> finish_c(Ctx* ctx, std::size_t out_align, std::size_t len, Finish finish) {
+  std::vector<std::uint8_t> buf(out_align + len);
+  finish(ctx, buf.data() + out_align);
+  return {buf.begin() + static_cast<std::ptrdiff_t>(out_align), buf.end()};
+}
+
+template <class C, class Init, class Finish>
+void run_c_contexts(const HashPlan& p, Init init, std::size_t out_len, Finish finish, const std::uint8_t* msg,
+                    const std::string& label, std::vector<RunOutput>& results) {
+  typename C::Ctx ctx{}, clone{};
+  struct Cleanup {
+    typename C::Ctx *a, *b;
+    ~Cleanup() { C::cleanup(a), C::cleanup(b); }
+  } cleanup{&ctx, &clone};
+  check_c(init(&ctx), "init");
+  bool cloned = false;
+  std::size_t offset = 0;
+  for (std::size_t i = 0; i <= p.chunks.size(); ++i) {
+    if (p.clone_before == i) {
+      check_c(C::copy(&clone, &ctx), "copy");
+      cloned = true;
+    }
+    if (i == p.chunks.size()) break;
+    check_c(C::update(&ctx, msg + offset, p.chunks[i]), "update");
+    if (cloned) check_c(C::update(&clone, msg + offset, p.chunks[i]), "update (clone)");
+    offset += p.chunks[i];
+  }
+  results.push_back({label, finish_c(&ctx, p.out_align, out_len, finish), {}, {}});
+  if (cloned)
+    results.push_back({"clone of " + label + " before update #" + std::to_string(*p.clone_before),
+                       finish_c(&clone, p.out_align, out_len, finish), {}, {}});
+}
+
+void run_backend_c(const HashPlan& p, const std::string& backend, const std::uint8_t* msg,
+                   std::vector<RunOutput>& results) {
+  const std::string label = "C API on " + backend;
+  const auto alg = static_cast<shakedown_algorithm>(p.alg);
+  const std::size_t first = results.size();
+  try {
+    if (p.hmac) {
+      run_c_contexts<CHmac>(
+          p,
+          [&](shakedown_hmac_ctx* c) { return shakedown_hmac_init(c, alg, p.key.data(), p.key.size(), backend.c_str()); },
+          p.tag_len,
+          [&](shakedown_hmac_ctx* c, std::uint8_t* out) { check_c(shakedown_hmac_final(c, out, p.tag_len), "hmac_final"); },
+          msg, label, results);
+    } else if (is_xof(p.alg)) {
+      // The squeezes, then final(len) as one more squeeze: the same output stream (FIPS 202 §4, Algorithm 8).
+      run_c_contexts<CXof>(
+          p, [&](shakedown_xof_ctx* c) { return shakedown_xof_init(c, alg, backend.c_str()); }, p.output_size(),
+          [&](shakedown_xof_ctx* c, std::uint8_t* out) {
+            for (std::size_t n : p.squeezes) {
+              check_c(shakedown_xof_squeeze(c, out, n), "xof_squeeze");
+              out += n;
+            }
+            if (p.final_len) check_c(shakedown_xof_squeeze(c, out, *p.final_len), "xof_squeeze (final)");
+          },
+          msg, label, results);
+    } else {
+      run_c_contexts<CHash>(
+          p, [&](shakedown_hash_ctx* c) { return shakedown_hash_init(c, alg, backend.c_str()); }, p.output_size(),
+          [&](shakedown_hash_ctx* c, std::uint8_t* out) {
+            check_c(shakedown_hash_final(c, out, p.output_size()), "hash_final");
+          },
+          msg, label, results);
+    }
+  } catch (const std::exception& e) {
+    results.push_back({label, {}, std::string("threw: ") + e.what(), {}});
+  }
+  for (std::size_t i = first; i < results.size(); ++i) results[i].backends = {backend};  // the C runs' producer
+}
+
 // The one-shot entry points take a separate code path (no Hasher for hash(); KLMD hooks).
 void run_oneshot(const HashPlan& p, const std::uint8_t* msg, std::vector<RunOutput>& results) {
   const std::string backend(selected_backend(family_of(p.alg)));
@@ -102,6 +208,20 @@ void run_oneshot(const HashPlan& p, const std::uint8_t* msg, std::vector<RunOutp
     results.push_back({label, std::move(out), {}, {backend}});
   } catch (const std::exception& e) {
     results.push_back({label, {}, std::string("threw: ") + e.what(), {backend}});
+  }
+  const std::string c_label = "C API one-shot " + std::string(p.hmac ? "shakedown_hmac()" : "shakedown_hash()");
+  try {
+    const auto alg = static_cast<shakedown_algorithm>(p.alg);
+    const std::size_t len = p.hmac ? p.tag_len : p.output_size();
+    std::vector<std::uint8_t> buf(p.out_align + len);
+    std::uint8_t* out = buf.data() + p.out_align;
+    if (p.hmac)
+      check_c(shakedown_hmac(alg, p.key.data(), p.key.size(), msg, p.message.size(), out, len), "shakedown_hmac");
+    else
+      check_c(shakedown_hash(alg, msg, p.message.size(), out, len), "shakedown_hash");
+    results.push_back({c_label, {buf.begin() + static_cast<std::ptrdiff_t>(p.out_align), buf.end()}, {}, {backend}});
+  } catch (const std::exception& e) {
+    results.push_back({c_label, {}, std::string("threw: ") + e.what(), {backend}});
   }
 }
 
@@ -135,6 +255,7 @@ Verdict run_hash_plan(const HashPlan& p) {
     // The plain run first (no handoff): it attributes a divergence to one backend on its own.
     if (handoff_to) run_backend(p, names[i], nullptr, msg, results);
     run_backend(p, names[i], handoff_to, msg, results);
+    run_backend_c(p, names[i], msg, results);
     count_run(family_of(p.alg), i);
   }
   for (const auto& r : results)

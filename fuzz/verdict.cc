@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <string>
 
+#include "shakedown/hex.h"
+
 namespace shakedown::fuzz {
 
 std::optional<std::size_t> first_difference(std::span<const std::uint8_t> a, std::span<const std::uint8_t> b) {

@@ -172,7 +172,7 @@ class ListChecker {
     else
       hasher.final(digest);
     std::string computed;
-    append_hex(computed, digest.data(), digest.size());
+    append_hex(computed, digest);
     const bool match = same_hex(l.hex, computed);
     if (match)
       t_.matched = true;

@@ -56,7 +56,7 @@ void write_digest(Hasher& hasher, Algorithm alg, std::uint64_t length) {
   if (!is_xof(alg)) {
     std::array<std::uint8_t, kMaxDigestSize> digest{};
     hasher.final(digest.data(), digest_size(alg));
-    append_hex(hex, digest.data(), digest_size(alg));
+    append_hex(hex, std::span<const std::uint8_t>(digest.data(), digest_size(alg)));
     write_text(hex);
     return;
   }
@@ -65,7 +65,7 @@ void write_digest(Hasher& hasher, Algorithm alg, std::uint64_t length) {
     const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(left, chunk.size()));
     hasher.squeeze(chunk.data(), n);
     hex.clear();
-    append_hex(hex, chunk.data(), n);
+    append_hex(hex, std::span<const std::uint8_t>(chunk.data(), n));
     write_text(hex);
     left -= n;
   }

@@ -38,11 +38,9 @@ constexpr std::array<TagSpelling, 20> kTags = {{
 
 bool is_blank(char c) { return c == ' ' || c == '\t'; }
 
-bool is_hex_digit(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
-
 bool all_hex(std::string_view s) {
   for (char c : s)
-    if (!is_hex_digit(c)) return false;
+    if (hex_digit_value(c) < 0) return false;
   return true;
 }
 
@@ -108,14 +106,6 @@ std::string escape_name(std::string_view name) {
     }
   }
   return out;
-}
-
-void append_hex(std::string& out, const std::uint8_t* bytes, std::size_t size) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  for (std::size_t i = 0; i < size; ++i) {
-    out += kDigits[bytes[i] >> 4];
-    out += kDigits[bytes[i] & 15];
-  }
 }
 
 SumsParser::SumsParser(std::optional<Algorithm> fixed, Algorithm untagged, std::optional<std::uint64_t> xof_length)

@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "shakedown/algorithm.h"
+#include "shakedown/hex.h"
 
 namespace shakedown::cli {
 
@@ -26,8 +27,7 @@ bool result_line_needs_escape(std::string_view name);
 // '\' -> "\\", newline -> "\n", carriage return -> "\r".
 std::string escape_name(std::string_view name);
 
-// Lower-case hex digits of the bytes.
-void append_hex(std::string& out, const std::uint8_t* bytes, std::size_t size);
+using ::shakedown::append_hex;  // shakedown/hex.h: lower-case hex digits of the bytes
 
 struct SumsLine {
   Algorithm algorithm;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "consolidated_spec.h"
+#include "shakedown/hex.h"
 
 namespace {
 
@@ -39,16 +40,6 @@ Bytes digest(const Entry& e, const Bytes& data, std::size_t outlen) {
   return out;
 }
 
-std::string hex(const Bytes& b) {
-  static const char* digits = "0123456789abcdef";
-  std::string s;
-  for (unsigned char c : b) {
-    s.push_back(digits[c >> 4]);
-    s.push_back(digits[c & 15]);
-  }
-  return s;
-}
-
 // consolidated_spec.h, computed with OpenSSL.
 std::string consolidated_hex(const Entry& e) {
   namespace spec = shakedown::consolidated;
@@ -59,7 +50,7 @@ std::string consolidated_hex(const Entry& e) {
     Bytes out = digest(e, msg, spec::shake_output_bytes(len));
     all_outputs.insert(all_outputs.end(), out.begin(), out.end());
   }
-  return hex(digest(e, all_outputs, spec::kShakeConsolidatedBytes));
+  return shakedown::to_hex(digest(e, all_outputs, spec::kShakeConsolidatedBytes));
 }
 
 int write_file(const char* path) {

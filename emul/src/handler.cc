@@ -34,6 +34,7 @@ void write_text(const char* s) {
   ssize_t ignored = ::write(STDERR_FILENO, s, std::strlen(s));
   (void)ignored;
 }
+// An address in hex, written here rather than with shakedown/hex.h, whose std::string allocates.
 void write_hex(std::uintptr_t v) {
   char buf[2 + 16 + 1];
   buf[0] = '0';

@@ -152,7 +152,8 @@ TEST_P(CpacfModel, Sha3KlmdNoIcvIgnoresTheBlock) {
     const auto msg = pattern(3 * c.rate + 5, c.fc);
     GuardedBuffer param(200);
     std::memset(param.data(), 0xa5, 200);
-    const CpacfRegs l = cpacf<kKlmd>(c.fc | detail::kGr0NoIcv | detail::kGr0Dufop, param.data(), msg.data(), msg.size());
+    const CpacfRegs l =
+        cpacf<kKlmd>(c.fc | detail::kGr0NoIcv | detail::kGr0Dufop, param.data(), msg.data(), msg.size());
     EXPECT_EQ(l.executions, expected_executions(3));
     EXPECT_EQ(to_hex({param.data(), c.digest}), to_hex(openssl_evp(c.name, msg))) << c.name;
   }

@@ -17,6 +17,8 @@
 #include <utility>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "shakedown/backend.h"
 
 namespace shakedown::test {
@@ -179,11 +181,11 @@ void flush_records() {
   std::string text;
   for (const auto& [key, count] : r.counts) {
     const auto& [suite, family, backend, check] = key;
-    // Room for the worst case: every character escaped as \u00XX.
-    const std::size_t fields = suite.size() + family.size() + backend.size() + check.size() + (env ? std::strlen(env) : 0);
-    std::string line(128 + 6 * fields, '\0');
-    line.resize(format_record(line.data(), line.size(), suite, family, backend, check, count, env));
-    text += line;
+    // dump() escapes whatever a check name holds. (Keys come out sorted: nlohmann::ordered_json is 3.9+, and the
+    // OSS-Fuzz image's Ubuntu 20.04 has 3.7.)
+    const nlohmann::json line = {{"suite", suite}, {"family", family}, {"backend", backend}, {"check", check},
+                                 {"count", count},  {"env", env ? env : ""}, {"arch", record_arch()}};
+    text += line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   }
   if (!append_records(path, text.data(), text.size()))
     std::fprintf(stderr, "shakedown: cannot append execution records to %s\n", path);

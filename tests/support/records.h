@@ -11,7 +11,8 @@
 namespace shakedown::test {
 
 // Counts that `check` ran `count` times on family/backend. When SHAKEDOWN_RECORD names a file, the totals are
-// appended to it at exit as JSON lines (format_record):
+// appended to it at exit as JSON lines (built with nlohmann::json; format_record writes the same fields for the
+// drivers that must not allocate):
 //   {"suite":"vectors","family":"sha256","backend":"x86_64/shani","check":"ShortMsg","count":65,"env":"...","arch":"..."}
 void record(std::string_view suite, Family family, std::string_view backend, std::string_view check,
             std::uint64_t count = 1);

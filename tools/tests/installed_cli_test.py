@@ -19,8 +19,9 @@ from clitest import ABC_SHA256, ENV, run  # noqa: E402
 SHAKEDOWN, BUILD_DIR, SOURCE_DIR, CMAKE = (os.path.abspath(a) if i < 3 else a for i, a in enumerate(sys.argv[1:5]))
 
 # Symbols of the verification machinery: the fuzz core and repro (shakedown::fuzz), the emulators
-# (shakedown::emul), the tests' oracle and records (shakedown::test), GoogleTest, and OpenSSL.
-TEST_SYMBOLS = re.compile(r"shakedown::(fuzz|emul|test)::|testing::internal::|\b(EVP|OPENSSL|CRYPTO|ERR)_\w+")
+# (shakedown::emul), the tests' oracle and records (shakedown::test), the test hooks (shakedown::testing, which
+# live in the separate shakedown::testing library), GoogleTest, and OpenSSL.
+TEST_SYMBOLS = re.compile(r"shakedown::(fuzz|emul|test|testing)::|testing::internal::|\b(EVP|OPENSSL|CRYPTO|ERR)_\w+")
 TEST_LIBRARIES = re.compile(r"libcrypto|libssl|libgtest|libbenchmark")
 
 
@@ -84,6 +85,18 @@ class InstalledCli(unittest.TestCase):
             self.assertRegex(tested.stdout, rb"\n +x86_64/phe +unavailable ")
         r = run([self.installed, "sum", "-"], stdin=b"abc", env=test_env)
         self.assertEqual((r.status, r.stdout, r.stderr), (0, ABC_SHA256 + b"  -\n", b""), r.text())
+
+    def test_installed_headers_hold_no_test_hooks(self):
+        # shakedown/testing.h belongs to shakedown::testing, which is never installed (docs/abi.md).
+        include = os.path.join(self.prefix, "include", "shakedown")
+        headers = sorted(os.listdir(include))
+        self.assertIn("shakedown.h", headers)
+        self.assertIn("c.h", headers)
+        self.assertNotIn("testing.h", headers)
+        for header in headers:
+            with open(os.path.join(include, header), encoding="utf-8") as f:
+                text = f.read()
+                self.assertNotRegex(text, r'#\s*include\s*[<"]shakedown/testing\.h|namespace shakedown::testing', header)
 
     def test_repro_is_not_a_command(self):
         r = run([self.installed, "repro", os.path.join(SOURCE_DIR, "fuzz", "corpus", "fuzz_hash")])

@@ -6,6 +6,8 @@
 #include <optional>
 #include <string_view>
 
+#include "shakedown/export.h"
+
 namespace shakedown {
 
 enum class Algorithm {
@@ -37,24 +39,24 @@ inline constexpr std::array<Family, 3> kAllFamilies = {Family::sha256, Family::s
 // Errc::unknown_family for a value outside the enumeration (e.g. cast from an untrusted integer).
 
 // Canonical lower-case name: "sha512-256", "sha3-256", "shake128".
-std::string_view name(Algorithm alg);
-std::string_view name(Family family);
+SHAKEDOWN_API std::string_view name(Algorithm alg);
+SHAKEDOWN_API std::string_view name(Family family);
 
 // Case-insensitive; accepts the canonical names plus the common spellings
 // "SHA512/256", "sha512_256", "sha3_256". Returns nullopt for anything else.
-std::optional<Algorithm> parse_algorithm(std::string_view text) noexcept;
-std::optional<Family> parse_family(std::string_view text) noexcept;
+SHAKEDOWN_API std::optional<Algorithm> parse_algorithm(std::string_view text) noexcept;
+SHAKEDOWN_API std::optional<Family> parse_family(std::string_view text) noexcept;
 // Throwing variants: Errc::unknown_algorithm / unknown_family, message lists the valid names.
-Algorithm algorithm_from_name(std::string_view text);
-Family family_from_name(std::string_view text);
+SHAKEDOWN_API Algorithm algorithm_from_name(std::string_view text);
+SHAKEDOWN_API Family family_from_name(std::string_view text);
 
-Family family_of(Algorithm alg);
-bool is_xof(Algorithm alg);
+SHAKEDOWN_API Family family_of(Algorithm alg);
+SHAKEDOWN_API bool is_xof(Algorithm alg);
 // Digest size in bytes; for SHAKE the default output length used by one-shot helpers and
 // tools (2x the security strength: 32 for SHAKE128, 64 for SHAKE256).
-std::size_t digest_size(Algorithm alg);
+SHAKEDOWN_API std::size_t digest_size(Algorithm alg);
 // Compression-function block size (SHA-2) or sponge rate (SHA-3, FIPS 202 §6), in bytes.
-std::size_t block_size(Algorithm alg);
+SHAKEDOWN_API std::size_t block_size(Algorithm alg);
 
 inline constexpr std::size_t kMaxDigestSize = 64;
 inline constexpr std::size_t kMaxBlockSize = 168;

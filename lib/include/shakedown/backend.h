@@ -11,6 +11,7 @@
 #include "shakedown/algorithm.h"
 #include "shakedown/cpu.h"
 #include "shakedown/error.h"
+#include "shakedown/export.h"
 
 namespace shakedown {
 
@@ -140,12 +141,12 @@ decltype(auto) visit_family(Family family, Fn&& fn) {
 
 // The compiled rows of a family in preference order, generic last (arch/<arch>/backends.cc).
 template <Family F>
-std::span<const BackendOf<F>> compiled_backends() noexcept;
+SHAKEDOWN_API std::span<const BackendOf<F>> compiled_backends() noexcept;
 
 // Lookup by name; throws Errc::unknown_backend (listing the known names) or, when require_available,
 // Errc::backend_unavailable with the reason (a self-tested backend runs its known-answer test here first).
 template <Family F>
-const BackendOf<F>& backend(std::string_view name, bool require_available = true);
+SHAKEDOWN_API const BackendOf<F>& backend(std::string_view name, bool require_available = true);
 
 struct BackendStatus {
   std::string name;
@@ -159,17 +160,17 @@ struct BackendStatus {
 
 // All compiled backends of a family, in preference order. Throws Errc::bad_environment
 // if SHAKEDOWN_BACKENDS is malformed.
-std::vector<BackendStatus> backends(Family family);
+SHAKEDOWN_API std::vector<BackendStatus> backends(Family family);
 // Names of the available backends of a family (what tests iterate over).
-std::vector<std::string> available_backends(Family family);
+SHAKEDOWN_API std::vector<std::string> available_backends(Family family);
 // The default backend's name for the family (throws like backends()).
-std::string_view selected_backend(Family family);
+SHAKEDOWN_API std::string_view selected_backend(Family family);
 // hash_many()'s first choice for the family (throws like backends()): the first usable row with a multi-lane
 // function (the pinned one if SHAKEDOWN_BACKENDS pins the family), else selected_backend(family). A call with
 // fewer messages than its min_busy takes the next such row whose min_busy it reaches, or selected_backend().
-std::string_view selected_many_backend(Family family);
+SHAKEDOWN_API std::string_view selected_many_backend(Family family);
 // Validates SHAKEDOWN_BACKENDS now; throws Errc::bad_environment with a message naming the
 // offending item. Applications call this at start-up to fail early.
-void check_environment();
+SHAKEDOWN_API void check_environment();
 
 }  // namespace shakedown

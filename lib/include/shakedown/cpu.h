@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "shakedown/export.h"
+
 namespace shakedown {
 
 // Every fact a backend predicate may ask about, in one table: X(id, name, detected from, what it means).
@@ -54,11 +56,11 @@ enum class CpuFeature : std::uint8_t {
 
 inline constexpr std::size_t kCpuFeatureCount = static_cast<std::size_t>(CpuFeature::count_);
 
-std::string_view feature_name(CpuFeature feature) noexcept;
+SHAKEDOWN_API std::string_view feature_name(CpuFeature feature) noexcept;
 // Where detection reads the feature ("CPUID.(7,0):EBX[29]") and what it means, for `shakedown backends`.
-std::string_view feature_source(CpuFeature feature) noexcept;
-std::string_view feature_description(CpuFeature feature) noexcept;
-std::optional<CpuFeature> parse_feature(std::string_view text) noexcept;
+SHAKEDOWN_API std::string_view feature_source(CpuFeature feature) noexcept;
+SHAKEDOWN_API std::string_view feature_description(CpuFeature feature) noexcept;
+SHAKEDOWN_API std::optional<CpuFeature> parse_feature(std::string_view text) noexcept;
 
 struct CpuFeatures {
   std::bitset<kCpuFeatureCount> flags;
@@ -70,10 +72,11 @@ struct CpuFeatures {
   void set(CpuFeature f, bool on = true) { flags.set(static_cast<std::size_t>(f), on); }
 };
 
-// What the registry uses: detected features plus any test override (see testing.h).
-const CpuFeatures& cpu_features();
+// What the registry uses: detected features plus any test-only override (the shakedown::testing library, which
+// applications never link: docs/abi.md).
+SHAKEDOWN_API const CpuFeatures& cpu_features();
 
 // One line per fact, for `shakedown backends` and test logs.
-std::string describe(const CpuFeatures& features);
+SHAKEDOWN_API std::string describe(const CpuFeatures& features);
 
 }  // namespace shakedown

@@ -5,6 +5,8 @@
 #include <string>
 #include <string_view>
 
+#include "shakedown/export.h"
+
 namespace shakedown {
 
 // Every misuse the API can detect maps to one code. The object is left unchanged
@@ -25,9 +27,9 @@ enum class Errc {
   not_hmac_capable,     // HMAC over an XOF (SHAKE) is not defined
 };
 
-std::string_view errc_name(Errc code) noexcept;
+SHAKEDOWN_API std::string_view errc_name(Errc code) noexcept;
 
-class Error : public std::runtime_error {
+class SHAKEDOWN_API Error : public std::runtime_error {
  public:
   Error(Errc code, const std::string& message);
   Errc code() const noexcept { return code_; }

@@ -9,6 +9,7 @@
 
 #include "shakedown/algorithm.h"
 #include "shakedown/backend.h"
+#include "shakedown/export.h"
 
 namespace shakedown {
 
@@ -61,49 +62,49 @@ using StateOf = typename FamilyState<F>::type;
 class Hasher;
 using Messages = std::span<const std::span<const std::uint8_t>>;
 using Outputs = std::span<const std::span<std::uint8_t>>;
-void hash_many(const Hasher& prefix, Messages msgs, Outputs outs);
+SHAKEDOWN_API void hash_many(const Hasher& prefix, Messages msgs, Outputs outs);
 
 class Hasher {
  public:
   // Bound to the selected backend of the algorithm's family.
-  explicit Hasher(Algorithm alg);
+  explicit SHAKEDOWN_API Hasher(Algorithm alg);
   // Bound to a named backend ("generic", "x86_64/shani", ...); an empty or unknown name is
   // Errc::unknown_backend, an unavailable one Errc::backend_unavailable.
-  Hasher(Algorithm alg, std::string_view backend);
-  Hasher(const Hasher& other) noexcept;
-  Hasher& operator=(const Hasher& other) noexcept;
-  Hasher(Hasher&& other) noexcept;
-  Hasher& operator=(Hasher&& other) noexcept;
-  ~Hasher();
+  SHAKEDOWN_API Hasher(Algorithm alg, std::string_view backend);
+  SHAKEDOWN_API Hasher(const Hasher& other) noexcept;
+  SHAKEDOWN_API Hasher& operator=(const Hasher& other) noexcept;
+  SHAKEDOWN_API Hasher(Hasher&& other) noexcept;
+  SHAKEDOWN_API Hasher& operator=(Hasher&& other) noexcept;
+  SHAKEDOWN_API ~Hasher();
 
   Algorithm algorithm() const noexcept { return alg_; }
-  std::string_view backend_name() const noexcept;
+  SHAKEDOWN_API std::string_view backend_name() const noexcept;
   bool finalized() const noexcept { return phase_ == Phase::finalized; }
 
   // Any length, including 0 (then data may be null). Errc::finalized after final;
   // Errc::wrong_phase on an XOF that has started squeezing; Errc::null_pointer.
-  Hasher& update(const void* data, std::size_t len);
+  SHAKEDOWN_API Hasher& update(const void* data, std::size_t len);
   Hasher& update(std::span<const std::uint8_t> data) { return update(data.data(), data.size()); }
   Hasher& update(std::string_view text) { return update(text.data(), text.size()); }
 
   // Fixed-length digests: out.size() must equal digest_size(alg) (Errc::bad_output_length).
   // SHAKE: any length, including 0; equivalent to one squeeze followed by finishing.
   // Afterwards the context is finalized and zeroized; reset() makes it usable again.
-  void final(std::span<std::uint8_t> out);
-  void final(void* out, std::size_t len);
-  std::vector<std::uint8_t> final();  // digest_size(alg) bytes
+  SHAKEDOWN_API void final(std::span<std::uint8_t> out);
+  SHAKEDOWN_API void final(void* out, std::size_t len);
+  SHAKEDOWN_API std::vector<std::uint8_t> final();  // digest_size(alg) bytes
 
   // SHAKE only (Errc::not_xof otherwise): the next len bytes of output; any length including 0,
   // any number of times. The first call pads the input.
-  void squeeze(std::span<std::uint8_t> out);
-  void squeeze(void* out, std::size_t len);
+  SHAKEDOWN_API void squeeze(std::span<std::uint8_t> out);
+  SHAKEDOWN_API void squeeze(void* out, std::size_t len);
 
   // Back to the empty message, same algorithm and backend.
-  void reset() noexcept;
+  SHAKEDOWN_API void reset() noexcept;
 
  private:
   enum class Phase : std::uint8_t { absorbing, squeezing, finalized };
-  friend struct HasherAccess;  // test hooks (testing.h)
+  friend struct HasherAccess;  // the test hooks of lib/testing/ (never installed: docs/abi.md)
   friend void hash_many(const Hasher& prefix, Messages msgs, Outputs outs);
   void init_state() noexcept;
   void wipe() noexcept;
@@ -133,13 +134,13 @@ class Hasher {
 
 // One-shot: out.size() must equal digest_size(alg) for fixed digests; any length for SHAKE.
 // Uses the selected backend, or the named one.
-void hash(Algorithm alg, std::span<const std::uint8_t> data, std::span<std::uint8_t> out);
-void hash(Algorithm alg, const void* data, std::size_t len, void* out, std::size_t outlen);
-void hash(Algorithm alg, std::string_view backend, std::span<const std::uint8_t> data,
+SHAKEDOWN_API void hash(Algorithm alg, std::span<const std::uint8_t> data, std::span<std::uint8_t> out);
+SHAKEDOWN_API void hash(Algorithm alg, const void* data, std::size_t len, void* out, std::size_t outlen);
+SHAKEDOWN_API void hash(Algorithm alg, std::string_view backend, std::span<const std::uint8_t> data,
           std::span<std::uint8_t> out);
 // digest_size(alg) bytes, or outlen bytes for SHAKE when given.
-std::vector<std::uint8_t> hash(Algorithm alg, std::span<const std::uint8_t> data);
-std::vector<std::uint8_t> hash(Algorithm alg, std::span<const std::uint8_t> data, std::size_t outlen);
+SHAKEDOWN_API std::vector<std::uint8_t> hash(Algorithm alg, std::span<const std::uint8_t> data);
+SHAKEDOWN_API std::vector<std::uint8_t> hash(Algorithm alg, std::span<const std::uint8_t> data, std::size_t outlen);
 
 // ---- Many messages in one call (docs/design.md "Many messages") ----
 //
@@ -151,14 +152,14 @@ std::vector<std::uint8_t> hash(Algorithm alg, std::span<const std::uint8_t> data
 // limit (Errc::message_too_long), and the errors of hash(). Nothing of the messages is left behind but the outputs.
 // outs[i] may overlap msgs[i]. An output that overlaps another message or output leaves those results
 // unspecified (each output is written as soon as its own message is hashed); nothing outside the spans is touched.
-void hash_many(Algorithm alg, Messages msgs, Outputs outs);
-void hash_many(Algorithm alg, std::string_view backend, Messages msgs, Outputs outs);
+SHAKEDOWN_API void hash_many(Algorithm alg, Messages msgs, Outputs outs);
+SHAKEDOWN_API void hash_many(Algorithm alg, std::string_view backend, Messages msgs, Outputs outs);
 // Continues a context: outs[i] receives the hash of everything prefix absorbed followed by msgs[i] (a salt or
 // key shared by many messages, hashed once). prefix is unchanged. It runs on prefix's backend if prefix was bound
 // by name, else on selected_many_backend(). Errc::finalized / Errc::wrong_phase for a finalized or squeezing prefix.
-void hash_many(const Hasher& prefix, Messages msgs, Outputs outs);
+SHAKEDOWN_API void hash_many(const Hasher& prefix, Messages msgs, Outputs outs);
 // digest_size(alg) bytes per message, or outlen bytes each (SHAKE; a fixed digest accepts only its size).
-std::vector<std::vector<std::uint8_t>> hash_many(Algorithm alg, Messages msgs);
-std::vector<std::vector<std::uint8_t>> hash_many(Algorithm alg, Messages msgs, std::size_t outlen);
+SHAKEDOWN_API std::vector<std::vector<std::uint8_t>> hash_many(Algorithm alg, Messages msgs);
+SHAKEDOWN_API std::vector<std::vector<std::uint8_t>> hash_many(Algorithm alg, Messages msgs, std::size_t outlen);
 
 }  // namespace shakedown

@@ -1,4 +1,4 @@
-// Umbrella header for applications: algorithms, hashing, HMAC, backend introspection.
+// Umbrella header for applications: algorithms, hashing, HMAC, backend introspection, hex text.
 #pragma once
 
 #include "shakedown/algorithm.h"
@@ -6,4 +6,5 @@
 #include "shakedown/cpu.h"
 #include "shakedown/error.h"
 #include "shakedown/hash.h"
+#include "shakedown/hex.h"
 #include "shakedown/hmac.h"

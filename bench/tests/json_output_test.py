@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""shakedown_bench's output is readable by tools (issue #21 item 6): with --benchmark_format=json, stdout is one
+valid JSON document holding Google Benchmark's runs and nothing else; the ratio table goes to stderr and, with
+--shakedown_table_json, to a JSON file whose figures are the best runs of stdout's own JSON. Never asserts speed.
+
+Usage: json_output_test.py SHAKEDOWN_BENCH"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import unittest
+
+BENCH = os.path.abspath(sys.argv[1])
+FILTER = "--benchmark_filter=^(sha256|sha3-256)/.*/(64|1024)$"
+
+
+class JsonOutput(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.table_path = os.path.join(cls.tmp.name, "ratios.json")
+        p = subprocess.run([BENCH, "--shakedown_rounds=2", "--benchmark_min_time=0.001", FILTER,
+                            "--benchmark_format=json", "--shakedown_table_json=" + cls.table_path],
+                           capture_output=True, text=True, timeout=120)
+        cls.proc = p
+        if p.returncode != 0:
+            raise RuntimeError(f"shakedown_bench exited {p.returncode}:\n{p.stderr}")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_stdout_is_one_json_document(self):
+        doc = json.loads(self.proc.stdout)  # raises on anything else on stdout (a table, a banner)
+        self.assertIn("context", doc)
+        names = [b["name"] for b in doc["benchmarks"]]
+        self.assertTrue(names, "no benchmark ran")
+        for name in names:
+            self.assertRegex(name, r"^(sha256|sha3-256)/[a-z0-9_/]+/(64|1024)$")
+        self.assertTrue(any("/openssl/" in n for n in names), names)
+        self.assertTrue(any("/openssl/" not in n for n in names), names)
+
+    def test_table_goes_to_stderr(self):
+        self.assertRegex(self.proc.stderr, r"case +backend +length +ours MB/s +OpenSSL MB/s +ratio")
+        self.assertNotRegex(self.proc.stdout, r"OpenSSL MB/s")
+
+    def test_table_file_matches_stdout(self):
+        with open(self.table_path, encoding="utf-8") as f:
+            table = json.load(f)
+        best = {}
+        for b in json.loads(self.proc.stdout)["benchmarks"]:
+            if b.get("run_type", "iteration") == "iteration" and "bytes_per_second" in b:
+                best[b["name"]] = max(best.get(b["name"], 0.0), b["bytes_per_second"] / 1e6)
+        self.assertTrue(table, "empty ratio table")
+        for row in table:
+            self.assertEqual(set(row), {"case", "backend", "length", "ours_mb_per_s", "openssl_mb_per_s", "ratio"})
+            ours = best[f"{row['case']}/{row['backend']}/{row['length']}"]
+            ref = best[f"{row['case']}/openssl/{row['length']}"]
+            self.assertAlmostEqual(row["ours_mb_per_s"], ours, delta=ours * 1e-9)
+            self.assertAlmostEqual(row["openssl_mb_per_s"], ref, delta=ref * 1e-9)
+            self.assertAlmostEqual(row["ratio"], ours / ref, delta=1e-9 * ours / ref)
+        rows = {(r["case"], r["backend"], r["length"]) for r in table}
+        expected = {tuple(re.match(r"^([^/]+)/(.*)/(\d+)$", n).groups()) for n in best if "/openssl/" not in n}
+        self.assertEqual(rows, {(c, b, int(n)) for c, b, n in expected})
+
+
+if __name__ == "__main__":
+    unittest.main(argv=sys.argv[:1], verbosity=2)

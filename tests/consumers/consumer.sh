@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# The library as outside projects see it (issue #21 items 1-3): installs into a prefix, then builds and runs tiny
+# consumers through find_package, add_subdirectory and pkg-config, checks the shared library's exported symbols
+# and SONAME, and runs the C and Python ctypes examples. Each consumer prints SHA-256("abc"), which must be the
+# FIPS 180-2 Appendix B.1 value. Registered as ctest entries by tests/consumers/consumers.cmake.
+#
+# Usage: consumer.sh MODE SOURCE_DIR WORK_DIR [BUILD_DIR]
+#   environment: CMAKE, CMAKE_GENERATOR, CC, CXX (the parent build's), PYTHON (optional)
+#   MODE: install-static (cmake --install BUILD_DIR), install-shared (a library-only shared build), find_package-static,
+#         find_package-shared, add_subdirectory, pkg_config (a C++ and a C program), symbols, ctypes
+set -euo pipefail
+mode=$1 source_dir=$2 work=$3 build_dir=${4:-}
+abc_sha256=ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad  # FIPS 180-2 Appendix B.1
+cmake=${CMAKE:-cmake}
+generator=(-G "${CMAKE_GENERATOR:-Ninja}")
+compilers=(-DCMAKE_C_COMPILER="${CC:-cc}" -DCMAKE_CXX_COMPILER="${CXX:-c++}")
+mkdir -p "$work"
+
+fail() { echo "consumer.sh $mode: FAILED: $*" >&2; exit 1; }
+# check_digest PROGRAM [ARGS...]: runs it, which must exit 0 and print exactly the known digest.
+check_digest() {
+  local out
+  out=$("$@") || fail "$1 exited with status $?"
+  [[ $out == "$abc_sha256" ]] || fail "$1 printed '$out', expected $abc_sha256"
+  echo "$1: $out (FIPS 180-2 B.1)"
+}
+quiet() { local log=$work/$mode.log; "$@" >"$log" 2>&1 || { cat "$log" >&2; fail "$* (log $log)"; }; }
+library() { find "$work/prefix-$1" -name "libshakedown.so.*.*" -o -name "libshakedown.a" | head -n 1; }
+
+case $mode in
+  install-static)
+    # The parent build's own static library, installed as a user would: nothing is rebuilt.
+    rm -rf "$work/prefix-static"
+    quiet "$cmake" --install "$build_dir" --prefix "$work/prefix-static"
+    [[ -n $(library static) ]] || fail "no libshakedown.a installed"
+    ;;
+  install-shared)
+    # The library alone, shared, from the same sources and compilers (the suites and tools are not rebuilt).
+    rm -rf "$work/prefix-shared" "$work/build-shared"
+    quiet "$cmake" -S "$source_dir" -B "$work/build-shared" "${generator[@]}" "${compilers[@]}" \
+      -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBUILD_SHARED_LIBS=ON -DSHAKEDOWN_BUILD_TESTS=OFF \
+      -DSHAKEDOWN_BUILD_BENCH=OFF -DSHAKEDOWN_BUILD_TOOLS=OFF -DSHAKEDOWN_BUILD_EMUL=OFF
+    quiet "$cmake" --build "$work/build-shared" --target shakedown
+    quiet "$cmake" --install "$work/build-shared" --prefix "$work/prefix-shared"
+    [[ -n $(library shared) ]] || fail "no libshakedown.so installed"
+    ;;
+  find_package-static | find_package-shared)
+    kind=${mode#find_package-} dir=$work/find_package-$kind
+    rm -rf "$dir"
+    quiet "$cmake" -S "$source_dir/tests/consumers/find_package" -B "$dir" "${generator[@]}" "${compilers[@]}" \
+      -DCMAKE_PREFIX_PATH="$work/prefix-$kind"
+    quiet "$cmake" --build "$dir"
+    check_digest "$dir/consumer"
+    if [[ $kind == shared ]]; then
+      ldd "$dir/consumer" | grep -q "$work/prefix-shared/.*libshakedown.so" ||
+        fail "consumer does not load the installed .so"
+    fi
+    # shakedownConfigVersion.cmake (SameMajorVersion): another major version is refused.
+    if "$cmake" -S "$source_dir/tests/consumers/find_package" -B "$dir-v1" "${generator[@]}" "${compilers[@]}" \
+         -DCMAKE_PREFIX_PATH="$work/prefix-$kind" -DSHAKEDOWN_WANT=1.0 >"$dir-v1.log" 2>&1; then
+      fail "find_package(shakedown 1.0) accepted an installed 0.x"
+    fi
+    grep -q "is not compatible\|version: 0\." "$dir-v1.log" || { cat "$dir-v1.log"; fail "no version message"; }
+    echo "find_package(shakedown 1.0) refused, as SameMajorVersion says"
+    ;;
+  add_subdirectory)
+    # Neither GoogleTest nor OpenSSL nor Google Benchmark may be found: the defaults must not need them.
+    dir=$work/add_subdirectory
+    rm -rf "$dir" "$dir-prefix"
+    quiet "$cmake" -S "$source_dir/tests/consumers/add_subdirectory" -B "$dir" "${generator[@]}" "${compilers[@]}" \
+      -DSHAKEDOWN_SOURCE_DIR="$source_dir" -DCMAKE_DISABLE_FIND_PACKAGE_GTest=ON \
+      -DCMAKE_DISABLE_FIND_PACKAGE_OpenSSL=ON -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON
+    quiet "$cmake" --build "$dir"
+    check_digest "$dir/consumer"
+    extra=$(find "$dir/shakedown" -type f -perm -u+x ! -name "*.so*" ! -name "*.sh" | head -n 5)
+    [[ -z $extra ]] || fail "shakedown built executables into the parent's build: $extra"
+    quiet "$cmake" --install "$dir" --prefix "$dir-prefix"
+    installed=$(cd "$dir-prefix" && find . -type f | sort | tr '\n' ' ')
+    [[ $installed == "./bin/consumer " ]] || fail "installing the parent installed more than its program: $installed"
+    echo "built and installed nothing of shakedown's but the library it links"
+    ;;
+  pkg_config)
+    pc=$(find "$work/prefix-static" -name shakedown.pc | head -n 1)
+    [[ -n $pc ]] || fail "no shakedown.pc installed"
+    export PKG_CONFIG_PATH=${pc%/*}
+    # shellcheck disable=SC2046  # the flags are words
+    quiet "${CXX:-c++}" -std=c++20 $(pkg-config --cflags shakedown) "$source_dir/tests/consumers/main.cc" \
+      -o "$work/pkg_config_consumer" $(pkg-config --libs shakedown)
+    check_digest "$work/pkg_config_consumer"
+    # A C program through the C API, with the C compiler: the static library's C++ runtime comes from
+    # Libs.private (pkg-config --static).
+    # shellcheck disable=SC2046
+    quiet "${CC:-cc}" -std=c99 $(pkg-config --cflags shakedown) "$source_dir/tests/c_api/c_api_test.c" \
+      -o "$work/pkg_config_c_consumer" $(pkg-config --libs --static shakedown)
+    "$work/pkg_config_c_consumer" | tail -n 1 | grep -E '^[0-9]+ checks passed$' || fail "the C program failed"
+    ;;
+  ctypes)
+    # docs/c-api.md's Python example against the installed shared library.
+    rfc4231_case2=5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843
+    out=$("${PYTHON:-python3}" "$source_dir/tests/consumers/ctypes_example.py" "$(library shared)") ||
+      fail "python exited $?"
+    echo "$out"
+    [[ $(grep -c "^sha256 on .*: $abc_sha256\$" <<<"$out") -ge 1 ]] || fail "no backend gave SHA-256(abc)"
+    [[ $(grep -c ": $abc_sha256\$" <<<"$out") == $(grep -cE "^(one-shot sha256|sha256 on)" <<<"$out") ]] ||
+      fail "a SHA-256 line is wrong"
+    grep -qx "hmac-sha256: $rfc4231_case2" <<<"$out" || fail "HMAC-SHA-256 is not RFC 4231 test case 2"
+    ;;
+  symbols)
+    # The shared library's dynamic symbol table against the checked-in list (docs/abi.md): a missing public
+    # symbol or an extra one (an internal symbol leaking) fails, as does a SONAME that is not lib<name>.so.<major>.
+    so=$(library shared)
+    [[ -n $so ]] || fail "no shared library in $work/prefix-shared"
+    soname=$(readelf -d "$so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+    major=$(sed -n 's/^project(shakedown VERSION \([0-9]*\)\..*/\1/p' "$source_dir/CMakeLists.txt")
+    [[ $soname == "libshakedown.so.$major" ]] || fail "SONAME '$soname', expected libshakedown.so.$major"
+    nm -D --defined-only -C "$so" | sed -E 's/^[0-9a-f]+ [A-Za-z] //' | sort -u >"$work/exported.txt"
+    grep -vE '^(#|$)' "$source_dir/lib/abi/exported_symbols.txt" | sort -u >"$work/expected.txt"
+    tolerated=$(grep -vE '^(#|$)' "$source_dir/lib/abi/toolchain_symbols.txt" | paste -sd'|')
+    missing=$(comm -13 "$work/exported.txt" "$work/expected.txt")
+    extra=$(comm -23 "$work/exported.txt" "$work/expected.txt" | { grep -vE "$tolerated" || true; })
+    [[ -z $missing ]] || fail "public symbols not exported:"$'\n'"$missing"
+    [[ -z $extra ]] || fail "symbols exported but not in lib/abi/exported_symbols.txt:"$'\n'"$extra"
+    echo "SONAME $soname; $(wc -l <"$work/expected.txt") exported symbols as listed"
+    ;;
+  *) fail "unknown mode" ;;
+esac
