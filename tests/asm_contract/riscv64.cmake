@@ -38,7 +38,7 @@ function(asm_contract_rvv_object out)
   endif()
   add_custom_command(OUTPUT ${out}
     COMMAND ${SHAKEDOWN_CLANGXX_19} --target=riscv64-linux-gnu -march=rv64gcv -std=c++20 -O2
-            $<TARGET_PROPERTY:shakedown_warnings,INTERFACE_COMPILE_OPTIONS>
+            ${SHAKEDOWN_CXX_WARNINGS}
             -DSHAKEDOWN_CONTRACT_RVV=1 -DSHAKEDOWN_CONTRACT_EMUL=1 ${flip}
             -I${CMAKE_CURRENT_SOURCE_DIR} -I${PROJECT_SOURCE_DIR}/lib/src -I${PROJECT_SOURCE_DIR}/lib/include
             -I${PROJECT_SOURCE_DIR}/emul/include -I${PROJECT_SOURCE_DIR}/emul/src -I${_rv}
