@@ -53,21 +53,42 @@ template <class Sigma, int I0>
   return x[I0 % 8];
 }
 
+// K[t], K[t+1] for both 128-bit lanes, laid out as the schedule registers are (§4.2.3 constants): the add
+// that forms K + W takes them as its memory operand, where a broadcast would be a separate load uop.
+struct Sha512KTwice {
+  alignas(32) std::uint64_t k[80 * 2];
+};
+inline constexpr Sha512KTwice kSha512KTwice = [] {
+  Sha512KTwice r{};
+  for (int t = 0; t < 80; ++t) r.k[2 * (t & ~1) + (t & 1)] = r.k[2 * (t & ~1) + 2 + (t & 1)] = kSha512K[t];
+  return r;
+}();
+static_assert(kSha512KTwice.k[0] == kSha512K[0] && kSha512KTwice.k[3] == kSha512K[1] &&
+              kSha512KTwice.k[158] == kSha512K[78] && kSha512KTwice.k[157] == kSha512K[79]);
+
 // Stores K[t, t+1] + W[t, t+1] (t even) of the blocks wk keeps.
 template <class Wk>
 [[gnu::always_inline]] inline void sha512_store_wk(Wk& wk, int t, __m256i w) {
-  const __m256i k = _mm256_broadcastsi128_si256(_mm_load_si128(reinterpret_cast<const __m128i*>(kSha512K + t)));
-  wk.store(t, _mm256_add_epi64(w, k));
+  wk.store(t, _mm256_add_epi64(w, _mm256_load_si256(reinterpret_cast<const __m256i*>(kSha512KTwice.k + 2 * t))));
 }
 
-// Loads 16 bytes of each block into the two lanes, as big-endian words (§3.1, §6.4.2 step 1).
-[[gnu::always_inline]] inline __m256i sha512_load_words(const std::uint8_t* a, const std::uint8_t* b) {
+// 64-bit words from big-endian bytes (§3.1), in both lanes.
+[[gnu::always_inline]] inline __m256i sha512_bswap_words(__m256i raw) {
   const __m256i bswap64 = _mm256_setr_epi8(7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8,  //
                                            7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8);
-  const __m256i raw = _mm256_inserti128_si256(
-      _mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a))),
-      _mm_loadu_si128(reinterpret_cast<const __m128i*>(b)), 1);
   return _mm256_shuffle_epi8(raw, bswap64);
+}
+
+// Loads 16 bytes of each block into the two lanes, as words (§6.4.2 step 1).
+[[gnu::always_inline]] inline __m256i sha512_load_words(const std::uint8_t* a, const std::uint8_t* b) {
+  return sha512_bswap_words(_mm256_inserti128_si256(
+      _mm256_castsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a))),
+      _mm_loadu_si128(reinterpret_cast<const __m128i*>(b)), 1));
+}
+
+// The same 16 bytes of one block into both lanes: a broadcast load, no vinserti128 (a shuffle uop).
+[[gnu::always_inline]] inline __m256i sha512_load_words(const std::uint8_t* a) {
+  return sha512_bswap_words(_mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a))));
 }
 
 // Schedules W[t+16+2j, t+17+2j] of both blocks and stores them with K, for j = J..J+3
@@ -96,7 +117,7 @@ template <class Sigma>
   Sha512WkRing wk;
   __m256i x[8];
   for (int j = 0; j < 8; ++j) {
-    x[j] = sha512_load_words(data + 16 * j, data + 16 * j);
+    x[j] = sha512_load_words(data + 16 * j);
     sha512_store_wk(wk, 2 * j, x[j]);
   }
   Sha2Vars<std::uint64_t> s = sha2_load_vars(h);
