@@ -399,18 +399,18 @@ TEST(Algorithm, OutOfRangeValuesAreErrorsEverywhere) {
 }
 
 // Every refusal is a shakedown::Error with a code, including outputs too large to allocate: SIZE_MAX is refused by
-// std::vector (std::length_error), the others by the allocator (std::bad_alloc). ASan's allocator aborts the
-// process on the latter instead of throwing, so sanitizer builds check the first only.
+// std::vector (std::length_error), the others by the allocator (std::bad_alloc). The ASan, TSan and MSan allocators
+// abort the process on the latter instead of throwing, so sanitizer builds check the first only.
 TEST(Hash, UnallocatableOutputIsAnError) {
   const std::uint8_t in[1] = {};
-#if defined(__SANITIZE_ADDRESS__)
-#define SHAKEDOWN_API_TEST_ASAN 1
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define SHAKEDOWN_API_TEST_SANITIZER_ALLOCATOR 1
 #elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SHAKEDOWN_API_TEST_ASAN 1
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+#define SHAKEDOWN_API_TEST_SANITIZER_ALLOCATOR 1
 #endif
 #endif
-#if SHAKEDOWN_API_TEST_ASAN
+#if SHAKEDOWN_API_TEST_SANITIZER_ALLOCATOR
   for (std::size_t len : {SIZE_MAX}) {
 #else
   for (std::size_t len : {SIZE_MAX, SIZE_MAX / 2, std::size_t{1} << 62}) {
