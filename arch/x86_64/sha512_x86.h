@@ -111,6 +111,17 @@ template <class Sigma, class Wk>
   sha2_rounds8(s, wk.at(0, t + 8));
 }
 
+// The 80 rounds of block A into h, scheduling as they go: x holds its first 16 words, wk their K + W.
+template <class Sigma, class Wk>
+[[gnu::always_inline]] inline void sha512_rounds80_lane_a(std::uint64_t h[8], __m256i (&x)[8], Wk& wk) {
+  Sha2Vars<std::uint64_t> s = sha2_load_vars(h);
+  // The ring index restarts at 0 every 16 rounds because 8 schedule steps rotate it fully.
+  for (int t = 0; t < 64; t += 16) sha512_rounds16_scheduling<Sigma>(s, x, wk, t);
+  sha2_rounds8(s, wk.at(0, 64));
+  sha2_rounds8(s, wk.at(0, 72));
+  sha2_add_vars(h, s);
+}
+
 // One block, the same schedule (block A twice) on the ring (Sha512WkRing). Not inlined: its frame is burnt.
 template <class Sigma>
 [[gnu::noinline]] void sha512_block_1lane(std::uint64_t h[8], const std::uint8_t* data) {
@@ -120,11 +131,7 @@ template <class Sigma>
     x[j] = sha512_load_words(data + 16 * j);
     sha512_store_wk(wk, 2 * j, x[j]);
   }
-  Sha2Vars<std::uint64_t> s = sha2_load_vars(h);
-  for (int t = 0; t < 64; t += 16) sha512_rounds16_scheduling<Sigma>(s, x, wk, t);
-  sha2_rounds8(s, wk.at(0, 64));
-  sha2_rounds8(s, wk.at(0, 72));
-  sha2_add_vars(h, s);
+  sha512_rounds80_lane_a<Sigma>(h, x, wk);
 }
 
 // Not inlined into the seam entry point, which burns its frame afterwards (stack_burn.h).
@@ -140,15 +147,10 @@ template <class Sigma>
       x[j] = sha512_load_words(data + 16 * j, block_b + 16 * j);
       sha512_store_wk(wk, 2 * j, x[j]);
     }
-    Sha2Vars<std::uint64_t> s = sha2_load_vars(h);
-    // The ring index restarts at 0 every 16 rounds because 8 schedule steps rotate it fully.
-    for (int t = 0; t < 64; t += 16) sha512_rounds16_scheduling<Sigma>(s, x, wk, t);
-    sha2_rounds8(s, wk.at(0, 64));
-    sha2_rounds8(s, wk.at(0, 72));
-    sha2_add_vars(h, s);
+    sha512_rounds80_lane_a<Sigma>(h, x, wk);
 
     if (pair) {
-      s = sha2_load_vars(h);
+      Sha2Vars<std::uint64_t> s = sha2_load_vars(h);
       for (int t = 0; t < 80; t += 8) sha2_rounds8(s, wk.at(1, t));
       sha2_add_vars(h, s);
     }
