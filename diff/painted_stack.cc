@@ -29,7 +29,7 @@ struct Run {
 void* entry(void* arg) {
   auto& run = *static_cast<Run*>(arg);
   // A SIGILL handler that emulates an instruction must not write its own copies of the state into the stack we
-  // scan: give it an alternate stack (the emulator installs its handler with SA_ONSTACK).
+  // scan: give it an alternate stack (run() adds SA_ONSTACK to the handler meanwhile).
   std::vector<std::uint8_t> alt(std::max<std::size_t>(SIGSTKSZ, 256 * 1024));
   stack_t ss{};
   ss.ss_sp = alt.data();
@@ -76,11 +76,23 @@ void PaintedStack::run(const std::function<void()>& fn) {
   pthread_attr_t attr;
   pthread_attr_init(&attr);
   pthread_attr_setstack(&attr, stack_, kBytes);
+  // An emulator's SIGILL handler runs on the run thread's alternate stack (entry()) for the length of the run only:
+  // installed with SA_ONSTACK for good, it would run on whatever alternate stack a sanitizer runtime gives every
+  // thread, too small for a model's frames (UBSan's overflowed under qemu-riscv64).
+  struct sigaction ill {};
+  const bool onstack = sigaction(SIGILL, nullptr, &ill) == 0 && (ill.sa_flags & SA_SIGINFO) != 0 &&
+                       (ill.sa_flags & SA_ONSTACK) == 0;
+  if (onstack) {
+    struct sigaction with = ill;
+    with.sa_flags |= SA_ONSTACK;
+    sigaction(SIGILL, &with, nullptr);
+  }
   pthread_t thread;
   const int rc = pthread_create(&thread, &attr, entry, &r);
   pthread_attr_destroy(&attr);
+  if (rc == 0) pthread_join(thread, nullptr);
+  if (onstack) sigaction(SIGILL, &ill, nullptr);
   if (rc != 0) throw std::runtime_error("PaintedStack: pthread_create failed");
-  pthread_join(thread, nullptr);
   caller_ = r.caller;
   if (r.error) std::rethrow_exception(r.error);
 }

@@ -11,7 +11,7 @@ namespace shakedown::diff {
 
 // The stack of one run: [begin, caller) is every byte below the frame that called the function, i.e. the frames
 // of the function and its callees, dead once it returned. Signal handlers run on a separate alternate stack
-// (an emulator's SIGILL handler, with SA_ONSTACK), so what is left here is the library's own doing.
+// (an emulator's SIGILL handler, given SA_ONSTACK for the run), so what is left here is the library's own doing.
 // A new thread inherits its creator's vector registers: callers compute nothing secret-derived before a run
 // that they then look for (compute expectations after the runs).
 class PaintedStack {

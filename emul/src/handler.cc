@@ -157,10 +157,9 @@ std::string install(const Options& options) {
     struct sigaction ours;
     std::memset(&ours, 0, sizeof ours);
     ours.sa_sigaction = on_sigill;
-    // SA_ONSTACK: a thread that set up an alternate signal stack gets the model's frames there, not on the stack
-    // the interrupted code uses (diff/painted_stack.h scans that stack for secrets the library left behind).
-    // Without an alternate stack the flag changes nothing.
-    ours.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    // No SA_ONSTACK: sanitizer runtimes give every thread a small alternate stack, which a model's frames (and a
+    // riscv64 vector frame) overflow. diff/painted_stack.cc adds the flag for the runs it scans, with a large one.
+    ours.sa_flags = SA_SIGINFO;
     // Defer asynchronous signals until the emulated instruction has completed: a handler that
     // interrupted us and executed another emulated instruction would raise SIGILL while SIGILL is
     // blocked, which kills the process. Hardware finishes (or cleanly interrupts) the instruction
