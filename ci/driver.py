@@ -469,28 +469,26 @@ class Driver:
                   f"{os.path.basename(job['binary'])}), no mismatch")
         return True
 
-    def fuzz_build_check(self):
-        log = os.path.join(ROOT, "build", "fuzz-build-check.log")
+    def script_step(self, cmd, log, what, tail_lines):
+        """Runs one script of ci/ with its output in log; the tail of the log, then one pass or a failed step."""
         with open(log, "w", encoding="utf-8") as f:
-            rc = subprocess.run([os.path.join(ROOT, "ci", "fuzz-build-check")], stdout=f, stderr=subprocess.STDOUT).returncode
-        self.tail(log, 5 if rc == 0 else 30)
+            rc = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT).returncode
+        self.tail(log, tail_lines if rc == 0 else 30)
         if rc == 0:
             self.passed += 1
         else:
-            self.fail_step(f"ci/fuzz-build-check (log {log})")
+            self.fail_step(f"{what} (log {log})")
+
+    def fuzz_build_check(self):
+        self.script_step([os.path.join(ROOT, "ci", "fuzz-build-check")],
+                         os.path.join(ROOT, "build", "fuzz-build-check.log"), "ci/fuzz-build-check", 5)
 
     def fuzz_coverage(self):
         """Deep mode: ci/fuzz-coverage's llvm-cov HTML and per-file table of the host's fuzz corpora, into
         <out>/fuzz-coverage (html/index.html, summary.txt)."""
-        log = os.path.join(self.out, "fuzz-coverage.log")
-        with open(log, "w", encoding="utf-8") as f:
-            rc = subprocess.run([os.path.join(ROOT, "ci", "fuzz-coverage"), os.path.join(self.out, "fuzz-coverage"),
-                                 os.path.join(self.out, "fuzz", HOST_ARCH)], stdout=f, stderr=subprocess.STDOUT).returncode
-        self.tail(log, 12 if rc == 0 else 30)
-        if rc == 0:
-            self.passed += 1
-        else:
-            self.fail_step(f"fuzz corpus coverage: ci/fuzz-coverage (log {log})")
+        self.script_step([os.path.join(ROOT, "ci", "fuzz-coverage"), os.path.join(self.out, "fuzz-coverage"),
+                          os.path.join(self.out, "fuzz", HOST_ARCH)],
+                         os.path.join(self.out, "fuzz-coverage.log"), "fuzz corpus coverage: ci/fuzz-coverage", 12)
 
     # ---- the run ----
     def plan(self):
