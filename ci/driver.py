@@ -12,13 +12,15 @@ Then the coverage gate (ci/verify_report.py) over the execution records and the 
 "N passed, N failed" (ctest entries passed and failed, plus failed steps: builds, time-boxed fuzzing, gate).
 
 Modes: verify   builds with modes=verify; time-boxed fuzzing (--fuzz-seconds, default 20 s a target) instead of
-                the fixed-count fuzz.run.* entries where a row says verify-ctest=; about 8 min on 2 cores once built
+                the fixed-count fuzz.run.* entries where a row says verify-ctest=, and the source coverage of the
+                host's fuzz corpora over lib/ and arch/ (ci/fuzz-coverage: llvm-cov HTML with per-file line
+                coverage, <out>/fuzz-coverage/)
        quick    (verify --quick) the host's modes=quick builds, test scale 0.2, 5 s of fuzzing; about 2 min
        deep     (verify --deep) 10 minutes of fuzzing a target, test scale 10, the timing t-test of the builds
                 that say timing= (tests/ct_timing.cc: Hmac::verify, fails above its |t| threshold; its --self-test
-                must see an early-exit comparison), and the source coverage of the host's fuzz corpora over lib/
-                and arch/ (ci/fuzz-coverage: llvm-cov HTML with per-file line coverage, <out>/fuzz-coverage/)
-       test     (ci/test) builds with modes=test, fixed-count fuzzing, and the OSS-Fuzz build check
+                must see an early-exit comparison), and the fuzz corpus coverage over that larger corpus
+       test     (ci/test) builds with modes=test, fixed-count fuzzing, and the OSS-Fuzz build check (without its
+                coverage build, which verify makes)
 An env row with modes= runs only in those modes (its entries are left out of ctest otherwise, and the report says
 so): ci/test keeps QEMU 10 to a reduced set. --all-environments (ci/cross-test: CROSS_QEMU10_FULL=1) runs them all.
 Options:
@@ -469,10 +471,10 @@ class Driver:
                   f"{os.path.basename(job['binary'])}), no mismatch")
         return True
 
-    def script_step(self, cmd, log, what, tail_lines):
+    def script_step(self, cmd, log, what, tail_lines, env=None):
         """Runs one script of ci/ with its output in log; the tail of the log, then one pass or a failed step."""
         with open(log, "w", encoding="utf-8") as f:
-            rc = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT).returncode
+            rc = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, env=env).returncode
         self.tail(log, tail_lines if rc == 0 else 30)
         if rc == 0:
             self.passed += 1
@@ -480,12 +482,15 @@ class Driver:
             self.fail_step(f"{what} (log {log})")
 
     def fuzz_build_check(self):
+        """Test mode: .clusterfuzzlite/build.sh with OSS-Fuzz's variables, each target run briefly. Its coverage
+        build is left to verify mode's fuzz_coverage (the same build, over a grown corpus)."""
         self.script_step([os.path.join(ROOT, "ci", "fuzz-build-check")],
-                         os.path.join(ROOT, "build", "fuzz-build-check.log"), "ci/fuzz-build-check", 5)
+                         os.path.join(ROOT, "build", "fuzz-build-check.log"), "ci/fuzz-build-check", 5,
+                         env=dict(os.environ, FUZZ_CHECK_COVERAGE="0"))
 
     def fuzz_coverage(self):
-        """Deep mode: ci/fuzz-coverage's llvm-cov HTML and per-file table of the host's fuzz corpora, into
-        <out>/fuzz-coverage (html/index.html, summary.txt)."""
+        """Verify and deep modes: ci/fuzz-coverage's llvm-cov HTML and per-file table of the host's fuzz corpora
+        (seeds + what the time-boxed runs grew), into <out>/fuzz-coverage (html/index.html, summary.txt)."""
         self.script_step([os.path.join(ROOT, "ci", "fuzz-coverage"), os.path.join(self.out, "fuzz-coverage"),
                           os.path.join(self.out, "fuzz", HOST_ARCH)],
                          os.path.join(self.out, "fuzz-coverage.log"), "fuzz corpus coverage: ci/fuzz-coverage", 12)
@@ -557,7 +562,7 @@ class Driver:
             os.remove(os.path.join(self.out, "ct_timing.txt"))
         if self.args.scale:
             os.environ["SHAKEDOWN_TEST_SCALE"] = self.args.scale
-        coverage = self.args.mode == "deep" and HOST_ARCH in self.arches
+        coverage = self.args.mode in ("verify", "deep") and HOST_ARCH in self.arches
         n = 1 + sum(1 for _, rows in plan for _ in rows) + (self.args.mode == "test") + coverage + 1
         i = 1
         self.step(i, n, f"setup ({self.args.mode} mode; arches {' '.join(self.arches)}"

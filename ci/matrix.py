@@ -357,7 +357,9 @@ class Matrix:
 
     def expectations(self, arch):
         """Every expectation of an arch: the explicit lines, then one per selected backend of each environment
-        (unless its GoogleTest filter leaves that backend out), deduplicated per (environment, backend)."""
+        (unless its GoogleTest filter leaves that backend out), one per (environment, backend). An explicit line
+        for a backend the environment selects adds its suites to the environment's checks: it never narrows
+        what select= requires (an `expect ... multi` line must not drop vectors and diff)."""
         rows = {r.name: r for r in self.rows[arch]}
         out = {}
         for envs, backend, how, suites, where in self.expect_lines[arch]:
@@ -390,7 +392,11 @@ class Matrix:
         for r in self.envs(arch):
             for fam, backend in r.select.items():
                 key = (r.name, f"{fam}/{backend}")
-                if key not in out and r.runs(fam, backend) and r.checks:
+                if not (r.runs(fam, backend) and r.checks):
+                    continue
+                if key in out:
+                    out[key].suites = list(r.checks) + [s for s in out[key].suites if s not in r.checks]
+                else:
                     out[key] = Expectation(r.name, key[1], r.how(), r.checks, r.where, arch, implied=True)
         return list(out.values())
 

@@ -29,13 +29,17 @@ class ModeTest(unittest.TestCase):
         d.matrix, d.arches = Matrix(), ["x86_64"]
         plan, skipped = d.plan()
         self.assertEqual([r.name for r in plan[0][1]], ["host-default", "host-fuzz"])
-        self.assertEqual(skipped, {"host-asan-ubsan", "host-msan", "host-valgrind", "host-tsan"})
+        full_scale = {"emul.sha512ni.full-scale", "emul.qemu-x86_64.sha512ni.full-scale"}  # verify's rows
+        self.assertEqual(skipped, {"host-asan-ubsan", "host-msan", "host-valgrind", "host-tsan"} | full_scale)
         d = driver.Driver(driver.parse_args(["test"]))
         d.matrix, d.arches = Matrix(), ["x86_64", "s390x"]
         plan, skipped = d.plan()
         self.assertIn("host-tsan", [r.name for r in plan[0][1]])  # tsan in both modes
         self.assertEqual([r.name for r in plan[1][1]], ["cross-s390x", "cross-s390x-fuzz"])
-        self.assertEqual(skipped, set())
+        self.assertEqual(skipped, full_scale)
+        d = driver.Driver(driver.parse_args(["verify"]))
+        d.matrix, d.arches = Matrix(), ["x86_64"]
+        self.assertEqual(d.plan()[1], {"emul.sha512ni", "emul.qemu-x86_64.sha512ni"})  # the reduced-scale rows
 
 
 class ReducedSetTest(unittest.TestCase):

@@ -146,6 +146,15 @@ class ExpectationTest(unittest.TestCase):
         x = self.e[("emul.zvk", "sha512/riscv64/zvknhb")]
         self.assertEqual((x.how, x.suites), ("QEMU", ["vectors"]))
 
+    def test_an_explicit_line_adds_to_what_select_requires_and_never_narrows_it(self):
+        m = matrix_of({"x86_64": """
+            build host-default  preset=default  modes=test
+            env qemu-x86_64.avx2  runner=qemu cpu=max  suites=vectors,diff  fuzz=replay  select=sha256=x86_64/avx2
+            expect qemu-x86_64.avx2  sha256/x86_64/avx2  QEMU  multi fuzz-multi
+            """})
+        x = {(e.env, e.backend): e for e in m.expectations("x86_64")}[("qemu-x86_64.avx2", "sha256/x86_64/avx2")]
+        self.assertEqual(x.suites, ["vectors", "diff", "fuzz", "multi", "fuzz-multi"])
+
 
 class CmakeTest(unittest.TestCase):
     def test_every_env_row_becomes_one_call(self):
