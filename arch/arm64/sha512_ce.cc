@@ -96,8 +96,8 @@ template <int N>
   compress_runs<1>(state, run, nblocks);
 }
 
-[[gnu::noinline]] SHAKEDOWN_ARM64_TARGET_SHA3 void compress_x2(std::uint64_t* const h[], const std::uint8_t* const data[],
-                                                                 std::size_t nblocks) {
+[[gnu::noinline]] SHAKEDOWN_ARM64_TARGET_SHA3 void compress_x2(std::uint64_t* const h[],
+                                                              const std::uint8_t* const data[], std::size_t nblocks) {
   std::uint64_t* const state[2] = {h[0], h[1]};
   const std::uint8_t* const run[2] = {data[0], data[1]};
   compress_runs<2>(state, run, nblocks);
