@@ -187,6 +187,18 @@ class Matrix:
                     if row.name in by_name:
                         raise MatrixError(f"{where}: environment '{row.name}' is declared twice")
                     self._fields(row, tokens[2:], by_name)
+                    # Entries are named <env>.<suite>, and a mode leaves an environment out by that prefix, so a
+                    # row whose name extends another's with a dot is left out wherever that one is: it may run in
+                    # fewer modes, never in more (qemu-s390x.max.cpacf_conformance runs with qemu-s390x.max).
+                    def modes(r):
+                        return set(r.items("modes")) or set(MODES)
+                    for other in by_name.values():
+                        outer, inner = ((other, row) if row.name.startswith(other.name + ".") else
+                                        (row, other) if other.name.startswith(row.name + ".") else (None, None))
+                        if outer and outer.kind == inner.kind == "env" and not modes(inner) <= modes(outer):
+                            raise MatrixError(f"{where}: '{inner.name}' extends '{outer.name}' with a dot, so every "
+                                              f"mode that leaves '{outer.name}' out leaves it out too: its modes= "
+                                              f"must be among that row's, or its name must not nest")
                     # CMake reads env rows as list items and strings (ctest regexes of build rows it never sees).
                     if kind == "env" and re.search(r"[\\$\[\]]", text):
                         raise MatrixError(f"{where}: characters \\ $ [ ] are not allowed in env rows")

@@ -65,6 +65,8 @@ class GrammarTest(unittest.TestCase):
             "env a runner=native suites=unit\ncontract bytes a colour=red": "a contract line takes",
             "env a runner=native suites=unit\ncontract bytes a require=many": "require= is KIND=N",
             "env a runner=native suites=vectors\nexpect a,!a sha256/generic": "leaves no environment",
+            # a.full's entries a.full.* are a.* too: left out wherever a is, it cannot run where a does not
+            "env a runner=native suites=unit modes=test\nenv a.full like=a modes=verify": "extends 'a' with a dot",
         }
         for text, message in cases.items():
             with self.subTest(text=text):
@@ -72,6 +74,15 @@ class GrammarTest(unittest.TestCase):
                     matrix_of({"x86_64": text})
                 self.assertIn(message, str(ctx.exception))
                 self.assertRegex(str(ctx.exception), r"ci/matrix/x86_64\.txt:\d+")
+
+    def test_a_nested_name_may_run_in_fewer_modes(self):
+        m = matrix_of({"x86_64": """
+            env a  runner=native  suites=unit
+            env a.one  runner=native  run=p  modes=verify
+            env b  runner=native  suites=unit  modes=test
+            env b-full  like=b  modes=verify
+            """})
+        self.assertEqual([r.name for r in m.envs("x86_64")], ["a", "a.one", "b", "b-full"])
 
     def test_a_cross_arch_has_no_native_rows(self):
         with self.assertRaises(MatrixError):
@@ -83,9 +94,9 @@ class GrammarTest(unittest.TestCase):
     def test_a_reference_with_more_items_and_the_new_keys(self):
         m = matrix_of({"riscv64": """
             env qemu10-riscv64.v128  runner=qemu10  cpu=rv64,v=true,vlen=128  suites=vectors  modes=verify
-            env qemu10-riscv64.v128.c  runner=qemu10  cpu=@qemu10-riscv64.v128,rvv_ta_all_1s=true  run=c  args=--x,y
+            env qemu10-riscv64.v128-c  runner=qemu10  cpu=@qemu10-riscv64.v128,rvv_ta_all_1s=true  run=c  args=--x,y
             """})
-        v, conf = m.row("riscv64", "qemu10-riscv64.v128"), m.row("riscv64", "qemu10-riscv64.v128.c")
+        v, conf = m.row("riscv64", "qemu10-riscv64.v128"), m.row("riscv64", "qemu10-riscv64.v128-c")
         self.assertEqual(conf.get("cpu"), "rv64,v=true,vlen=128,rvv_ta_all_1s=true")
         self.assertEqual(conf.items("args"), ["--x", "y"])
         self.assertTrue(v.in_mode("verify"))
