@@ -190,12 +190,11 @@ class Matrix:
                     # Entries are named <env>.<suite>, and a mode leaves an environment out by that prefix, so a
                     # row whose name extends another's with a dot is left out wherever that one is: it may run in
                     # fewer modes, never in more (qemu-s390x.max.cpacf_conformance runs with qemu-s390x.max).
-                    def modes(r):
-                        return set(r.items("modes")) or set(MODES)
                     for other in by_name.values():
                         outer, inner = ((other, row) if row.name.startswith(other.name + ".") else
                                         (row, other) if other.name.startswith(row.name + ".") else (None, None))
-                        if outer and outer.kind == inner.kind == "env" and not modes(inner) <= modes(outer):
+                        if outer and outer.kind == inner.kind == "env" and \
+                                any(inner.in_mode(m) and not outer.in_mode(m) for m in MODES):
                             raise MatrixError(f"{where}: '{inner.name}' extends '{outer.name}' with a dot, so every "
                                               f"mode that leaves '{outer.name}' out leaves it out too: its modes= "
                                               f"must be among that row's, or its name must not nest")

@@ -80,9 +80,9 @@ void PaintedStack::run(const std::function<void()>& fn) {
   // installed with SA_ONSTACK for good, it would run on whatever alternate stack a sanitizer runtime gives every
   // thread, too small for a model's frames (UBSan's overflowed under qemu-riscv64).
   struct sigaction ill {};
-  const bool onstack = sigaction(SIGILL, nullptr, &ill) == 0 && (ill.sa_flags & SA_SIGINFO) != 0 &&
+  const bool add_onstack = sigaction(SIGILL, nullptr, &ill) == 0 && (ill.sa_flags & SA_SIGINFO) != 0 &&
                        (ill.sa_flags & SA_ONSTACK) == 0;
-  if (onstack) {
+  if (add_onstack) {
     struct sigaction with = ill;
     with.sa_flags |= SA_ONSTACK;
     sigaction(SIGILL, &with, nullptr);
@@ -91,7 +91,7 @@ void PaintedStack::run(const std::function<void()>& fn) {
   const int rc = pthread_create(&thread, &attr, entry, &r);
   pthread_attr_destroy(&attr);
   if (rc == 0) pthread_join(thread, nullptr);
-  if (onstack) sigaction(SIGILL, &ill, nullptr);
+  if (add_onstack) sigaction(SIGILL, &ill, nullptr);
   if (rc != 0) throw std::runtime_error("PaintedStack: pthread_create failed");
   caller_ = r.caller;
   if (r.error) std::rethrow_exception(r.error);
