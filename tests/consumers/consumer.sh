@@ -25,7 +25,7 @@ check_digest() {
   echo "$1: $out (FIPS 180-2 B.1)"
 }
 quiet() { local log=$work/$mode.log; "$@" >"$log" 2>&1 || { cat "$log" >&2; fail "$* (log $log)"; }; }
-library() { find "$work/prefix-$1" -name "libshakedown.so.*.*" -o -name "libshakedown.a" | head -n 1; }
+library() { find "$work/prefix-$1" \( -name "libshakedown.so.*.*" -o -name "libshakedown.a" \) -print -quit; }
 
 case $mode in
   install-static)
@@ -52,8 +52,11 @@ case $mode in
     quiet "$cmake" --build "$dir"
     check_digest "$dir/consumer"
     if [[ $kind == shared ]]; then
-      ldd "$dir/consumer" | grep -q "$work/prefix-shared/.*libshakedown.so" ||
-        fail "consumer does not load the installed .so"
+      # ldd's output is read whole first: `ldd | grep -q` under pipefail fails whenever grep's early exit
+      # kills ldd with SIGPIPE (it did once in ci/test).
+      loaded=$(ldd "$dir/consumer") || fail "ldd $dir/consumer exited with status $?"
+      grep -q "$work/prefix-shared/.*libshakedown.so" <<<"$loaded" ||
+        fail "consumer does not load the installed .so:"$'\n'"$loaded"
     fi
     # shakedownConfigVersion.cmake (SameMajorVersion): another major version is refused.
     if "$cmake" -S "$source_dir/tests/consumers/find_package" -B "$dir-v1" "${generator[@]}" "${compilers[@]}" \
