@@ -70,9 +70,10 @@ SHAKEDOWN_RV_ZVKB_INLINE void round(LanePair (&a)[25], std::uint64_t rc) {
   a[0] ^= rc;  // ι (§3.2.5), the constant in both elements
 }
 
-// Lanes 2g and 2g + 1 of one state's block as element 0 and 1: sixteen bytes read by vle8.v, which needs no
-// alignment (a 64-bit load of unaligned data would be byte loads and shifts); riscv64 Linux is little-endian, so
-// each element is its lane (FIPS 202 §B.1: lane i is bytes 8i..8i+7, least significant first).
+// Lanes 2g and 2g + 1 of one state's block as element 0 and 1: sixteen bytes of any alignment, which clang 19 reads
+// with one vle8.v (a scalar 64-bit load of data that may be unaligned is eight byte loads and their shifts);
+// riscv64 Linux is little-endian, so each element is its lane (FIPS 202 §B.1: lane i is bytes 8i..8i+7, least
+// significant first).
 static_assert(std::endian::native == std::endian::little);
 SHAKEDOWN_RV_ZVKB_INLINE LanePair load_two_lanes(const std::uint8_t* p) {
   LanePair v;
