@@ -19,7 +19,10 @@ constexpr const Sha512Backend* kSha512[] = {
     &kSha512Generic,
 };
 
-constexpr const KeccakBackend* kKeccak[] = {&kKeccakGeneric};
+constexpr const KeccakBackend* kKeccak[] = {
+    SHAKEDOWN_ROW(keccak_riscv64_zvkb)  // many-only: hash_many()'s lanes, single messages on generic
+    &kKeccakGeneric,
+};
 
 }  // namespace
 
