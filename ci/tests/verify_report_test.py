@@ -53,7 +53,7 @@ def healthy():
         fam, _, name = b.partition("/")
         out += [rec("host-default", fam, name), rec("host-default", fam, name, suite="diff")]
     out += [rec("host-fuzz", "sha256", "x86_64/shani", suite="fuzz")]
-    out += [rec("qemu-x86_64.avx2", "sha256", "x86_64/avx2", suite=s) for s in ("vectors", "diff")]
+    out += [rec("qemu-x86_64.avx2", "sha256", "x86_64/avx2", suite=s) for s in ("vectors", "diff", "multi")]
     return out
 
 
@@ -84,6 +84,7 @@ class GateTest(unittest.TestCase):
         rc, out, reports = self.run_gate(healthy())
         self.assertEqual(rc, 0, out)
         self.assertIn("native pass (v5 d5)", out)
+        self.assertIn("QEMU pass (v5 d5 l5)", out)  # a multi-lane function's own checks are shown apart
         self.assertIn("every expected backend ran", out)
         data = json.loads(reports["report.json"])
         self.assertEqual(data["schema"], 3)
