@@ -71,6 +71,9 @@ void select_family(const FamilyOverride& o, Selection& sel, std::string& error) 
   status.clear();
   const BackendOf<F>* chosen = nullptr;
   std::vector<const BackendOf<F>*> many;
+  // hash_many() takes the first row of `many` whose min_busy the message count reaches (hash_many.cc): a row is
+  // reachable only below every earlier row's min_busy (x86_64/avx2's 3 after x86_64/shani's 2 never is).
+  std::uint32_t reached_from = UINT32_MAX;
   for (const BackendOf<F>& b : table<F>()) {
     BackendStatus s{std::string(b.info.name), F, false, false, {}, b.multi.lanes, false};
     const bool pinned = !o.pinned.empty() && s.name == o.pinned;
@@ -117,9 +120,10 @@ void select_family(const FamilyOverride& o, Selection& sel, std::string& error) 
           chosen = &b;
           s.selected = true;
         }
-        if (has_many) {
+        if (has_many && b.multi.min_busy < reached_from) {
           many.push_back(&b);
           s.selected_many = true;
+          reached_from = b.multi.min_busy;
         }
         // The other rows' reasons are written below, once the single-message row is known.
       }
@@ -132,9 +136,16 @@ void select_family(const FamilyOverride& o, Selection& sel, std::string& error) 
     BackendStatus& s = status[i];
     if (!s.available || s.selected || !s.reason.empty()) continue;
     const std::string preferred = std::string(chosen->info.name) + " is preferred";
-    s.reason = s.selected_many ? "selected for hash_many() from " + std::to_string(table<F>()[i].multi.min_busy) +
-                                     " messages; " + preferred + " for single messages"
-                               : "available; " + preferred;
+    const auto& multi = table<F>()[i].multi;
+    if (s.selected_many) {
+      s.reason = "selected for hash_many() from " + std::to_string(multi.min_busy) + " messages; " + preferred +
+                 " for single messages";
+    } else if (multi.lanes != 0) {
+      s.reason = "available; its lanes (from " + std::to_string(multi.min_busy) +
+                 " messages) never run by default: an earlier row's take such counts first; " + preferred;
+    } else {
+      s.reason = "available; " + preferred;
+    }
   }
   sel.chosen_row<F>() = chosen;
   sel.many_rows<F>() = std::move(many);

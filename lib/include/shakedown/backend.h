@@ -155,7 +155,8 @@ struct BackendStatus {
   bool selected;      // the default for new contexts of this family
   std::string reason; // why unavailable / why not selected; empty for the selected backend
   std::size_t lanes = 0;       // its multi-lane function's lane count, 0 if it has none
-  bool selected_many = false;  // hash_many() uses its lanes by default (from lanes' min_busy messages)
+  bool selected_many = false;  // hash_many() uses its lanes by default (from min_busy messages: no earlier row's
+                               // lanes take that many first)
 };
 
 // All compiled backends of a family, in preference order. Throws Errc::bad_environment
