@@ -30,6 +30,12 @@ if(NOT SHAKEDOWN_CLANGXX_19)
   message(WARNING "shakedown: no clang++-19, the riscv64 vector-codegen asm contract test is not built")
   return()
 endif()
+# The toolchain's sysroot (ci/cross-deps' Debian 13 tree): without it clang-19 looks for the C++ headers in
+# /usr/riscv64-linux-gnu, which only a host with the gcc riscv64 cross packages has (a fresh one fails on <cstddef>).
+set(_rvv_sysroot "")
+if(CMAKE_SYSROOT)
+  set(_rvv_sysroot --sysroot=${CMAKE_SYSROOT})
+endif()
 # asm_contract_rvv_object(<output> [<flip id>]): zvk_contract.cc compiled with -march=rv64gcv.
 function(asm_contract_rvv_object out)
   set(flip "")
@@ -37,7 +43,7 @@ function(asm_contract_rvv_object out)
     set(flip -DSHAKEDOWN_TEST_ASM_FLIP_${ARGN}=1)
   endif()
   add_custom_command(OUTPUT ${out}
-    COMMAND ${SHAKEDOWN_CLANGXX_19} --target=riscv64-linux-gnu -march=rv64gcv -std=c++20 -O2
+    COMMAND ${SHAKEDOWN_CLANGXX_19} --target=riscv64-linux-gnu ${_rvv_sysroot} -march=rv64gcv -std=c++20 -O2
             ${SHAKEDOWN_CXX_WARNINGS}
             -DSHAKEDOWN_CONTRACT_RVV=1 -DSHAKEDOWN_CONTRACT_EMUL=1 ${flip}
             -I${CMAKE_CURRENT_SOURCE_DIR} -I${PROJECT_SOURCE_DIR}/lib/src -I${PROJECT_SOURCE_DIR}/lib/include
