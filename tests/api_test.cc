@@ -86,6 +86,20 @@ TEST(Hash, OneShotIncrementalAndOpenSslAgree) {
   }
 }
 
+// A SHA-2 context buffers up to two blocks (shakedown/hash.h): byte-at-a-time updates leave every buffered length
+// 0 .. 2 * block - 1 for final(), whose padded tail then takes one, two or three blocks (framing.h md_final).
+TEST(Hash, FinalAfterEveryBufferedLength) {
+  for (Algorithm a : kAllAlgorithms) {
+    if (family_of(a) == Family::keccak) continue;
+    for (std::size_t len = 0; len <= 3 * block_size(a); ++len) {
+      const auto msg = pattern(len, 5);
+      Hasher h(a);
+      for (std::size_t i = 0; i < len; ++i) h.update(&msg[i], 1);
+      ASSERT_EQ(h.final(), openssl_digest(a, msg)) << name(a) << " byte-at-a-time len " << len;
+    }
+  }
+}
+
 TEST(Hash, EmptyUpdatesAndNullWithZeroLengthAreNoOps) {
   for (Algorithm a : kAllAlgorithms) {
     Hasher h(a);

@@ -123,22 +123,26 @@ TEST(Many, MisuseGetsTheDocumentedErrorAndWritesNothing) {
 TEST(Many, FromPrefixContext) {
   for (Algorithm a : kAllAlgorithms) {
     SCOPED_TRACE(std::string(name(a)));
-    for (std::size_t plen : {0u, 1u, 63u, 64u, 100u, 168u, 300u}) {
-      const Bytes prefix = pattern(plen, 77);
-      Hasher h(a);
-      h.update(prefix);
-      const auto msgs = messages(13, 29, 40);
-      std::vector<Bytes> outs(msgs.size(), Bytes(digest_size(a)));
-      std::vector<std::span<std::uint8_t>> spans(outs.begin(), outs.end());
-      hash_many(h, spans_of(msgs), spans);
-      for (std::size_t i = 0; i < msgs.size(); ++i) {
-        Bytes whole = prefix;
-        whole.insert(whole.end(), msgs[i].begin(), msgs[i].end());
-        EXPECT_EQ(outs[i], openssl_digest(a, whole)) << "prefix " << plen << ", message " << i;
+    // In one update (less than a block stays buffered) and in 50-byte ones (more than a block of SHA-2 can).
+    for (std::size_t plen : {0u, 1u, 63u, 64u, 100u, 168u, 200u, 300u}) {
+      for (std::size_t piece : {plen, std::size_t{50}}) {
+        SCOPED_TRACE("prefix " + std::to_string(plen) + " in updates of " + std::to_string(piece));
+        const Bytes prefix = pattern(plen, 77);
+        Hasher h(a);
+        for (std::size_t at = 0; at < plen; at += piece) h.update(prefix.data() + at, std::min(piece, plen - at));
+        const auto msgs = messages(13, 29, 40);
+        std::vector<Bytes> outs(msgs.size(), Bytes(digest_size(a)));
+        std::vector<std::span<std::uint8_t>> spans(outs.begin(), outs.end());
+        hash_many(h, spans_of(msgs), spans);
+        for (std::size_t i = 0; i < msgs.size(); ++i) {
+          Bytes whole = prefix;
+          whole.insert(whole.end(), msgs[i].begin(), msgs[i].end());
+          EXPECT_EQ(outs[i], openssl_digest(a, whole)) << "prefix " << plen << ", message " << i;
+        }
+        EXPECT_EQ(h.final(), openssl_digest(a, prefix)) << "the prefix context changed";
+        std::vector<std::span<const std::uint8_t>> one = {msgs[1]};
+        EXPECT_EQ(error_of([&] { hash_many(h, one, std::span(spans).first(1)); }).first, Errc::finalized);
       }
-      EXPECT_EQ(h.final(), openssl_digest(a, prefix)) << "the prefix context changed";
-      std::vector<std::span<const std::uint8_t>> one = {msgs[1]};
-      EXPECT_EQ(error_of([&] { hash_many(h, one, std::span(spans).first(1)); }).first, Errc::finalized);
     }
     if (is_xof(a)) {
       Hasher s(a);

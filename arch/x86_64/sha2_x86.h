@@ -126,10 +126,12 @@ template <class Word>
   for (int i = 0; i < 8; ++i) h[i] += s.v[i];
 }
 
-// Stack the SHA-2 block functions burn after they return (stack_burn.h): gcc 12 frames of 744 (SHA-256 AVX2),
-// 1800 (SHA-512 AVX2) and 1352 (SHA-512 AVX-512) bytes, mostly the K + W pairs, with margin.
+// Stack the SHA-2 block functions burn after they return (stack_burn.h): frames of 744 (SHA-256 AVX2, gcc 12) and
+// at most 1528 bytes (SHA-512 pairs, gcc 12 and clang 19; sha512_x86.h), mostly the K + W pairs, with margin. The
+// burn is paid on every call: 3072 bytes cost a SHA-512 call of two blocks (a context fed small updates) ~13% of
+// its time on Zen 4 (115 of 887 TSC ticks), 2048 bytes 69 ticks (bench/: sha512-upd100).
 inline constexpr std::size_t kSha256Avx2Stack = 1536;
-inline constexpr std::size_t kSha512X86Stack = 3072;
+inline constexpr std::size_t kSha512X86Stack = 2048;
 
 }  // namespace
 }  // namespace shakedown::internal

@@ -91,6 +91,7 @@ void run_many(Algorithm alg, const ManyRows<F>& rows, ManyStart<F>& start, bool 
     internal::secure_zero(&start, sizeof start);  // a prefix's state
     throw;
   }
+  if constexpr (F != Family::keccak) internal::md_flush_whole_blocks(start.state, *rows.single);
   const auto job_at = [&](std::size_t i) {
     return ManyJob{msgs[i].data(), msgs[i].size(), outs[i].data(), outs[i].size()};
   };

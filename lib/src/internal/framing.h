@@ -31,8 +31,9 @@ struct MdTraits<detail::Sha512State> : FamilyTraits<Family::sha512> {
   static constexpr std::size_t kLengthBytes = 16;  // §5.1.2: 128-bit length field
   static void store(std::uint8_t* p, Word w) { store_be64(p, w); }
 };
-static_assert(sizeof(detail::Sha256State::buf) == MdTraits<detail::Sha256State>::kBlock);
-static_assert(sizeof(detail::Sha512State::buf) == MdTraits<detail::Sha512State>::kBlock);
+// md_final pads in place after hashing at most one buffered block, which needs room for two.
+static_assert(sizeof(detail::Sha256State::buf) == 2 * MdTraits<detail::Sha256State>::kBlock);
+static_assert(sizeof(detail::Sha512State::buf) == 2 * MdTraits<detail::Sha512State>::kBlock);
 
 template <class State>
 void md_init(State& s, const typename MdTraits<State>::Word* iv) noexcept {
@@ -57,7 +58,7 @@ bool md_count(State& s, std::size_t len) noexcept {
   return true;
 }
 
-// Copies less than a block into the buffer. The empty asm hides the bound that gcc can prove (n < block): with
+// Copies less than the buffer into it. The empty asm hides the bound that gcc can prove (n < buffer): with
 // it, gcc expands the copy into a loop of 8-byte moves whose exit mispredicts whenever the update size makes the
 // length vary (100-byte updates into 64- or 128-byte blocks); the C library's copy uses a few overlapping vector
 // moves instead (bench/: sha512-upd100).
@@ -66,17 +67,21 @@ inline void copy_partial_block(std::uint8_t* dst, const std::uint8_t* src, std::
   std::memcpy(dst, src, n);
 }
 
+// Buffered bytes wait until the buffer holds all its blocks (kMdBufferBlocks), which go to the block function in
+// one call; whole blocks of the data that follow go straight from the caller's memory, and less than a block of
+// it is kept.
 template <class State, class Backend>
 void md_update(State& s, const Backend& be, const std::uint8_t* data, std::size_t len) noexcept {
   constexpr std::size_t B = MdTraits<State>::kBlock;
+  constexpr std::size_t C = sizeof s.buf;
   if (s.buflen) {
-    std::size_t take = B - s.buflen < len ? B - s.buflen : len;
+    std::size_t take = C - s.buflen < len ? C - s.buflen : len;
     copy_partial_block(s.buf + s.buflen, data, take);
     s.buflen += static_cast<std::uint32_t>(take);
     data += take;
     len -= take;
-    if (s.buflen < B) return;
-    be.blocks(s.h, s.buf, 1);
+    if (s.buflen < C) return;
+    be.blocks(s.h, s.buf, C / B);
     s.buflen = 0;
   }
   if (std::size_t n = len / B) {
@@ -92,21 +97,27 @@ void md_update(State& s, const Backend& be, const std::uint8_t* data, std::size_
 
 // Pads (0x80, zeros, big-endian bit length) and writes the first outlen bytes of the
 // big-endian chaining value. Leaves the state dirty: callers zeroize.
+// The padded tail (buffered bytes, 0x80, zeros, length field) is one to three blocks. It goes to the block
+// function in one call when it fits the two-block buffer; a third block is needed only when the buffer is all but
+// full, so its first block is all message bytes and goes first.
 template <class State, class Backend>
 void md_final(State& s, const Backend& be, std::uint8_t* out, std::size_t outlen) noexcept {
   using T = MdTraits<State>;
   constexpr std::size_t B = T::kBlock;
+  constexpr std::size_t C = sizeof s.buf;
   s.buf[s.buflen++] = 0x80;
-  if (s.buflen > B - T::kLengthBytes) {
-    std::memset(s.buf + s.buflen, 0, B - s.buflen);
+  std::size_t end = (s.buflen + T::kLengthBytes + B - 1) / B * B;
+  if (end > C) {
     be.blocks(s.h, s.buf, 1);
-    s.buflen = 0;
+    std::memmove(s.buf, s.buf + B, s.buflen - B);
+    s.buflen -= B;
+    end -= B;
   }
-  std::memset(s.buf + s.buflen, 0, B - 8 - s.buflen);
+  std::memset(s.buf + s.buflen, 0, end - 8 - s.buflen);
   // Bit length = bytes * 8 over the 64- or 128-bit field.
-  if constexpr (T::kLengthBytes == 16) store_be64(s.buf + B - 16, (s.bytes_hi << 3) | (s.bytes_lo >> 61));
-  store_be64(s.buf + B - 8, s.bytes_lo << 3);
-  be.blocks(s.h, s.buf, 1);
+  if constexpr (T::kLengthBytes == 16) store_be64(s.buf + end - 16, (s.bytes_hi << 3) | (s.bytes_lo >> 61));
+  store_be64(s.buf + end - 8, s.bytes_lo << 3);
+  be.blocks(s.h, s.buf, end / B);
   std::uint8_t full[8 * sizeof(typename T::Word)];
   for (int i = 0; i < 8; ++i) T::store(full + i * sizeof(typename T::Word), s.h[i]);
   std::memcpy(out, full, outlen);
@@ -184,6 +195,17 @@ inline void keccak_squeeze(detail::KeccakState& s, const KeccakBackend& be, std:
 //   absorb(state, backend, data, len)      false if the message would exceed the algorithm's limit
 //   finish(state, backend, out, outlen)    pad and write the first outlen output bytes (fixed digests; the
 //                                          sponge's first squeeze); leaves the state dirty: callers zeroize
+
+// Hashes the whole blocks a context has buffered, leaving less than a block: where a prefix context's state
+// starts the lanes of hash_many(), which carry at most a partial block (lanes.h).
+template <class State, class Backend>
+void md_flush_whole_blocks(State& s, const Backend& be) noexcept {
+  constexpr std::size_t B = MdTraits<State>::kBlock;
+  if (s.buflen < B) return;
+  be.blocks(s.h, s.buf, s.buflen / B);
+  std::memmove(s.buf, s.buf + s.buflen / B * B, s.buflen % B);
+  s.buflen %= B;
+}
 
 template <class State>
 struct MdFraming {

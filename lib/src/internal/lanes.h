@@ -79,8 +79,9 @@ void lane_begin(Lane<F>& l, const ManyStart<F>& start, const ManyJob& job) noexc
   l.out = job.out;
   l.outlen = job.outlen;
   l.produced = 0;
-  // The bytes the prefix left in its partial block, which the message continues: a SHA-2 context buffers them; a
-  // sponge has XORed them into its lanes already, so its message continues at byte pos of a block of zeros.
+  // The bytes the prefix left in its partial block, which the message continues: a SHA-2 context buffers them (less
+  // than a block: hash_many() hashed the whole ones, md_flush_whole_blocks); a sponge has XORed them into its
+  // lanes already, so its message continues at byte pos of a block of zeros.
   std::size_t carry;
   const std::uint8_t* carried;
   if constexpr (F == Family::keccak) {
