@@ -16,7 +16,7 @@ namespace shakedown {
 namespace detail {
 // Blocks a SHA-2 context buffers before it calls the block function: small updates then reach it two blocks at a
 // time, which the two-block message schedules of the x86-64 SHA-2 backends need to run at their long-message
-// speed (bench/: the *-upd100 cases), and the padding of a message never needs a third call.
+// speed (bench/: the *-upd100 cases), and a padded tail of two blocks goes in one call.
 inline constexpr std::size_t kMdBufferBlocks = 2;
 
 // Merkle-Damgard state shared by the SHA-2 families (FIPS 180-4 §5, §6).

@@ -124,6 +124,17 @@ void md_final(State& s, const Backend& be, std::uint8_t* out, std::size_t outlen
   secure_zero(full, sizeof full);
 }
 
+// Hashes the whole blocks a context has buffered, leaving less than a block: where a prefix context's state
+// starts the lanes of hash_many(), which carry at most a partial block (lanes.h).
+template <class State, class Backend>
+void md_flush_whole_blocks(State& s, const Backend& be) noexcept {
+  constexpr std::size_t B = MdTraits<State>::kBlock;
+  if (s.buflen < B) return;
+  be.blocks(s.h, s.buf, s.buflen / B);
+  std::memmove(s.buf, s.buf + s.buflen / B * B, s.buflen % B);
+  s.buflen %= B;
+}
+
 // ---- Keccak sponge (FIPS 202 §4, §6) ----
 
 inline void keccak_init(detail::KeccakState& s, std::size_t rate, std::uint8_t domain) noexcept {
@@ -195,17 +206,6 @@ inline void keccak_squeeze(detail::KeccakState& s, const KeccakBackend& be, std:
 //   absorb(state, backend, data, len)      false if the message would exceed the algorithm's limit
 //   finish(state, backend, out, outlen)    pad and write the first outlen output bytes (fixed digests; the
 //                                          sponge's first squeeze); leaves the state dirty: callers zeroize
-
-// Hashes the whole blocks a context has buffered, leaving less than a block: where a prefix context's state
-// starts the lanes of hash_many(), which carry at most a partial block (lanes.h).
-template <class State, class Backend>
-void md_flush_whole_blocks(State& s, const Backend& be) noexcept {
-  constexpr std::size_t B = MdTraits<State>::kBlock;
-  if (s.buflen < B) return;
-  be.blocks(s.h, s.buf, s.buflen / B);
-  std::memmove(s.buf, s.buf + s.buflen / B * B, s.buflen % B);
-  s.buflen %= B;
-}
 
 template <class State>
 struct MdFraming {
