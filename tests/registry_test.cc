@@ -41,6 +41,16 @@ std::uint32_t min_busy_of(Family f, std::string_view name) {
   });
 }
 
+// Whether a row's lanes are ahead on the CPU as selection sees it (MultiLane::ahead_on; null: everywhere).
+bool lanes_ahead_here(Family f, std::string_view name) {
+  return visit_family(f, [&]<class T>(T) {
+    for (const auto& b : compiled_backends<T::kFamily>())
+      if (b.info.name == name) return b.multi.ahead_on == nullptr || b.multi.ahead_on(cpu_features());
+    ADD_FAILURE() << name << " is not a compiled row";
+    return false;
+  });
+}
+
 template <class Table>
 void check_table(const Table& table) {
   ASSERT_FALSE(table.empty());
@@ -64,7 +74,7 @@ TEST(Registry, TablesAreWellFormed) {
       for (const auto& b : compiled_backends<T::kFamily>()) {
         const auto& m = b.multi;
         if (m.lanes == 0) {
-          EXPECT_TRUE(m.fn == nullptr && m.min_busy == 0) << b.info.name;
+          EXPECT_TRUE(m.fn == nullptr && m.min_busy == 0 && m.ahead_on == nullptr) << b.info.name;
         } else {
           EXPECT_NE(m.fn, nullptr) << b.info.name;
           EXPECT_TRUE(m.lanes >= 2 && m.lanes <= T::kMaxLanes) << b.info.name << " lanes " << m.lanes;
@@ -99,7 +109,7 @@ TEST(Registry, ExactlyOneSelectedAndReasonsForTheRest) {
     std::uint32_t reached_from = UINT32_MAX;
     for (const auto& s : list) {
       const std::uint32_t min_busy = s.lanes != 0 ? min_busy_of(f, s.name) : 0;
-      const bool reachable = s.available && s.lanes != 0 && min_busy < reached_from;
+      const bool reachable = s.available && s.lanes != 0 && lanes_ahead_here(f, s.name) && min_busy < reached_from;
       if (reachable && first_multi.empty()) first_multi = s.name;
       if (reachable) reached_from = min_busy;
       EXPECT_EQ(s.selected_many, reachable) << s.name << " (min_busy " << min_busy << ")";
@@ -258,6 +268,55 @@ TEST_F(RegistryEnv, ManyOnlyBackendsServeSingleMessagesOnlyWhenPinned) {
       }
     });
 }
+
+#if defined(__x86_64__)
+// The sixteen AVX-512 SHA-256 lanes take hash_many() except where SHA256RNDS2 issues every cycle (AMD family 19h
+// on; x86_features.h), where the two SHA-NI streams are faster at every count. A pure predicate of the CPU facts,
+// then the selection it drives on whatever host runs this.
+TEST_F(RegistryEnv, Sha256LaneOrderFollowsTheCore) {
+  const Sha256Backend* x16 = nullptr;
+  for (const auto& b : compiled_backends<Family::sha256>())
+    if (b.info.name == "x86_64/avx512") x16 = &b;
+  if (x16 == nullptr) GTEST_SKIP() << "x86_64/avx512 is left out of this build";
+  ASSERT_NE(x16->multi.ahead_on, nullptr);
+  const auto core = [](std::string vendor, unsigned family, bool sha_ni) {
+    CpuFeatures f;
+    f.vendor = std::move(vendor);
+    f.family = family;
+    f.set(CpuFeature::x86_sha_ni, sha_ni);
+    return f;
+  };
+  EXPECT_FALSE(x16->multi.ahead_on(core("AuthenticAMD", 25, true))) << "Zen 4: SHA-NI x2 is faster";
+  EXPECT_FALSE(x16->multi.ahead_on(core("AuthenticAMD", 26, true))) << "Zen 5";
+  EXPECT_TRUE(x16->multi.ahead_on(core("AuthenticAMD", 25, false))) << "no SHA-NI to prefer";
+  EXPECT_TRUE(x16->multi.ahead_on(core("AuthenticAMD", 23, true))) << "not measured before family 19h";
+  EXPECT_TRUE(x16->multi.ahead_on(core("GenuineIntel", 6, true)));
+  EXPECT_TRUE(x16->multi.ahead_on(core(" AuthenticAMD", 25, true))) << "the vendor string is compared verbatim";
+
+  bool both = true;
+  for (const char* row : {"x86_64/avx512", "x86_64/shani"})
+    for (const auto& s : backends(Family::sha256))
+      if (s.name == row && !s.available) both = false;
+  if (!both) GTEST_SKIP() << "this CPU lacks AVX-512BW or SHA-NI: the selection half needs both";
+  testing::assume_features("vendor=AuthenticAMD,family=25");
+  EXPECT_EQ(selected_many_backend(Family::sha256), "x86_64/shani");
+  EXPECT_EQ(selected_backend(Family::sha256), "x86_64/shani");
+  for (const auto& s : backends(Family::sha256))
+    if (s.name == "x86_64/avx512") {
+      EXPECT_FALSE(s.selected_many);
+      EXPECT_NE(s.reason.find("not the fastest on this core"), std::string::npos) << s.reason;
+    }
+  // Named, the lanes still run; pinned, they take hash_many() whatever the core.
+  EXPECT_EQ(Hasher(Algorithm::sha256, "x86_64/avx512").backend_name(), "x86_64/avx512");
+  testing::reselect(std::string("sha256=x86_64/avx512"));
+  EXPECT_EQ(selected_many_backend(Family::sha256), "x86_64/avx512");
+  testing::reselect(std::nullopt);
+  testing::clear_assumed_features();
+  testing::assume_features("vendor=GenuineIntel,family=6");
+  EXPECT_EQ(selected_many_backend(Family::sha256), "x86_64/avx512");
+  EXPECT_EQ(selected_backend(Family::sha256), "x86_64/shani");
+}
+#endif
 
 TEST_F(RegistryEnv, FeatureOverrideAddsFeaturesAndRejectsBadText) {
   // A feature of another architecture: no backend compiled here reads it, so forcing it is harmless.

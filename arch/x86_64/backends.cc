@@ -8,7 +8,8 @@ namespace shakedown::internal {
 namespace {
 
 constexpr const Sha256Backend* kSha256[] = {
-    // Many-only: 16 lanes outrun two SHA-NI streams from about 10 messages (bench/), one SHA-NI stream does not.
+    // Many-only: 16 lanes outrun two SHA-NI streams from about 10 messages where SHA256RNDS2 is slow (its ahead_on;
+    // bench/), one SHA-NI stream does not.
     SHAKEDOWN_ROW(sha256_x86_64_avx512)
     SHAKEDOWN_ROW(sha256_x86_64_shani)
     SHAKEDOWN_ROW(sha256_x86_64_phe)  // after SHA-NI, before AVX2 (as the Linux PHE patch orders it)

@@ -35,6 +35,10 @@ void blocks(std::uint32_t h[8], const std::uint8_t* data, std::size_t nblocks) {
 // a frame of 1864 bytes), burnt after each call.
 constexpr std::size_t kX16Stack = 2560;
 
+// min_busy 10 is measured against two SHA-NI streams where SHA256RNDS2 issues every third cycle; where it issues
+// every cycle those stay ahead at every count, and hash_many() leaves the sixteen lanes to a name or a pin.
+bool lanes_ahead(const CpuFeatures& f) { return !x86::sha256rnds2_every_cycle(f); }
+
 }  // namespace
 
 // vpshufb on ZMM (BW), vprord/vpternlogd on YMM (VL), rorx (BMI2). Many-only: first in the table for its lanes,
@@ -42,6 +46,6 @@ constexpr std::size_t kX16Stack = 2560;
 constinit const Sha256Backend rows::sha256_x86_64_avx512 = {
     {"x86_64/avx512", "AVX-512F/VL/BW, BMI2 and OS-enabled ZMM state", x86::avx512bw, kBackendManyOnly}, blocks,
     // Sixteen lanes; with fewer than ten busy, x86_64/shani (two lanes, or one message at a time) is faster (bench/).
-    {16, 10, sha2_lanes_seam<Avx512Lanes<std::uint32_t>, kX16Stack>}};
+    {16, 10, sha2_lanes_seam<Avx512Lanes<std::uint32_t>, kX16Stack>, lanes_ahead}};
 
 }  // namespace shakedown::internal

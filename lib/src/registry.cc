@@ -81,9 +81,11 @@ void select_family(const FamilyOverride& o, Selection& sel, std::string& error) 
     const bool pin_only = (b.info.flags & kBackendPinOnly) != 0;
     const bool many_only = (b.info.flags & kBackendManyOnly) != 0;
     const bool has_many = b.multi.lanes != 0;
+    // Lanes that another row outruns on this core are left to a name or a pin (MultiLane::ahead_on).
+    const bool many_here = has_many && (b.multi.ahead_on == nullptr || b.multi.ahead_on(sel.features));
     // Would selection use this row if it works? Only then may its self-test run here.
     const bool wanted =
-        pinned || (o.pinned.empty() && !excluded && !pin_only && ((chosen == nullptr && !many_only) || has_many));
+        pinned || (o.pinned.empty() && !excluded && !pin_only && ((chosen == nullptr && !many_only) || many_here));
     if (!b.info.available(sel.features)) {
       s.reason = "needs " + std::string(b.info.needs);
     } else if (!(b.info.flags & kBackendSelfTest)) {
@@ -120,7 +122,7 @@ void select_family(const FamilyOverride& o, Selection& sel, std::string& error) 
           chosen = &b;
           s.selected = true;
         }
-        if (has_many && b.multi.min_busy < reached_from) {
+        if (many_here && b.multi.min_busy < reached_from) {
           many.push_back(&b);
           s.selected_many = true;
           reached_from = b.multi.min_busy;
@@ -140,6 +142,9 @@ void select_family(const FamilyOverride& o, Selection& sel, std::string& error) 
     if (s.selected_many) {
       s.reason = "selected for hash_many() from " + std::to_string(multi.min_busy) + " messages; " + preferred +
                  " for single messages";
+    } else if (multi.lanes != 0 && multi.ahead_on && !multi.ahead_on(sel.features)) {
+      s.reason = "available; its lanes are not the fastest on this core (" + std::string(sel.features.vendor) +
+                 " family " + std::to_string(sel.features.family) + "): they run when named; " + preferred;
     } else if (multi.lanes != 0) {
       s.reason = "available; its lanes (from " + std::to_string(multi.min_busy) +
                  " messages) never run by default: an earlier row's take such counts first; " + preferred;

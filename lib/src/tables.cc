@@ -30,7 +30,7 @@ std::span<const BackendOf<F>> table() noexcept {
       t.rows[t.size++] = *row;
       // The framing keeps one lane slot per lane on its stack (lanes.h): kMaxLanes is its size.
       const auto& m = row->multi;
-      const bool none = m.lanes == 0 && m.min_busy == 0 && m.fn == nullptr;
+      const bool none = m.lanes == 0 && m.min_busy == 0 && m.fn == nullptr && m.ahead_on == nullptr;
       const bool valid = m.lanes >= 2 && m.lanes <= FamilyTraits<F>::kMaxLanes && m.min_busy >= 1 &&
                          m.min_busy <= m.lanes && m.fn != nullptr;
       if (!none && !valid) {

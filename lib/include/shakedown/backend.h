@@ -47,6 +47,10 @@ struct MultiLane {
   std::uint32_t min_busy = 0;  // the fewest busy lanes for which one call beats the single-message code that
                                // would otherwise run (measured; the backend's file says where)
   Fn fn = nullptr;
+  // Optional: the cores on which min_busy was measured to hold. Where it returns false the row's lanes run only
+  // when the row is named or pinned, and hash_many() goes on to the rows after it (an instruction's speed relative
+  // to another's differs between cores that both have them). Null: every core that can run the lanes.
+  bool (*ahead_on)(const CpuFeatures&) = nullptr;
 };
 
 enum BackendFlags : std::uint32_t {
