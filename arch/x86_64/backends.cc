@@ -29,6 +29,7 @@ constexpr const KeccakBackend* kKeccak[] = {
     SHAKEDOWN_ROW(keccak_x86_64_bmi2)
     // Multi-lane only: their single-state code is x86_64/bmi2's, so they come after it and take hash_many().
     SHAKEDOWN_ROW(keccak_x86_64_avx512)
+    SHAKEDOWN_ROW(keccak_x86_64_avx512vl)  // four lanes below avx512's five busy: its lanes on 256-bit registers
     SHAKEDOWN_ROW(keccak_x86_64_avx2)
     &kKeccakGeneric,
 };

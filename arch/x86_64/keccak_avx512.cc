@@ -39,8 +39,9 @@ bool available(const CpuFeatures& f) { return x86::avx512vl(f) && f.has(CpuFeatu
 constinit const KeccakBackend rows::keccak_x86_64_avx512 = {
     {"x86_64/avx512", "AVX-512F, BMI1, BMI2 and OS-enabled ZMM state", available, kBackendDefault},
     keccak_x86_permute_seam, keccak_x86_absorb_seam, nullptr,
-    // Eight lanes; below five busy ones the four AVX2 lanes (next in the table) are faster: SHAKE128, 4 KiB messages
-    // on Zen 4, 4 per call 1683 MB/s there against 1537 here, 2 per call 817 against 774 (bench/: shake128-x<N>).
+    // Eight lanes; below five busy ones the four lanes of x86_64/avx512vl (next in the table) are faster: SHAKE128,
+    // 4 KiB messages on Zen 4, 4 per call 2835 MB/s there against 1537 here; 5 per call 1930 here against 1678
+    // there, 6 per call 2305 against 2131 (bench/: shake128-x<N>).
     {8, 5, keccak_lanes_seam<Avx512Lanes<std::uint64_t>, kX8Stack>}};
 
 }  // namespace shakedown::internal

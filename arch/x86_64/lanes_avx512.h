@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "internal/msan.h"
+#include "lanes_avx2.h"  // Avx512VlLanes64 builds on Avx2Lanes<std::uint64_t>
 
 #if defined(__GNUC__) && !defined(__clang__) && __GNUC__ < 13
 // GCC 12's mask-less AVX-512 intrinsics pass _mm512_undefined_epi32(), a self-initialised variable, as the unused
@@ -158,6 +159,25 @@ struct Avx512Lanes<std::uint64_t> : Avx512Common {
       for (int k = 0; k < 4; ++k) r[2 * k + j] = col[k];
     }
   }
+};
+
+// Four 64-bit words per 256-bit register with AVX-512VL: Avx2Lanes' loads, sets and transposes, with vprolq for
+// the rotates and vpternlogq for χ and the three-way XORs, and 32 registers to hold them (keccak_avx512vl.cc:
+// four Keccak states in 25 registers, where AVX2's 16 spill).
+struct Avx512VlLanes64 : Avx2Lanes<std::uint64_t> {
+  template <int N>
+  [[gnu::always_inline]] static Reg rol(Reg x) {
+    if constexpr (N == 0) return x;
+    else return _mm256_rol_epi64(x, N);
+  }
+  template <int N>
+  [[gnu::always_inline]] static Reg ror(Reg x) {
+    return _mm256_ror_epi64(x, N);
+  }
+  [[gnu::always_inline]] static Reg xor3(Reg a, Reg b, Reg c) { return ternary<kXor3>(a, b, c); }
+  [[gnu::always_inline]] static Reg chi(Reg a, Reg b, Reg c) { return ternary<kChi>(a, b, c); }
+  [[gnu::always_inline]] static Reg ch(Reg e, Reg f, Reg g) { return ternary<kCh>(e, f, g); }
+  [[gnu::always_inline]] static Reg maj(Reg a, Reg b, Reg c) { return ternary<kMaj>(a, b, c); }
 };
 
 // AVX-512VL on 256-bit registers: the rotate, shift and three-way XOR that σ0/σ1 of the single-message two-block
