@@ -20,6 +20,7 @@ constexpr const Sha256Backend* kSha256[] = {
 constexpr const Sha512Backend* kSha512[] = {
     SHAKEDOWN_ROW(sha512_x86_64_sha512ni)  // self-tested: verified here only through the emul/ model
     SHAKEDOWN_ROW(sha512_x86_64_avx512)
+    SHAKEDOWN_ROW(sha512_x86_64_avx512vl)  // four lanes below avx512's five busy: its lanes on 256-bit registers
     SHAKEDOWN_ROW(sha512_x86_64_avx2)
     SHAKEDOWN_ROW(sha512_x86_64_phe2)  // pin-only: XSHA512 semantics come from unmerged vendor patches
     &kSha512Generic,

@@ -35,8 +35,9 @@ constexpr std::size_t kX8Stack = 2560;
 constinit const Sha512Backend rows::sha512_x86_64_avx512 = {
     {"x86_64/avx512", "AVX-512F/VL/BW, BMI2 and OS-enabled ZMM state", x86::avx512bw, kBackendDefault},
     sha512_x86_blocks<Sha2SmallSigmas<Avx512VlWords<std::uint64_t>>>,
-    // Eight lanes; below five busy ones the four AVX2 lanes (next in the table) are faster: 4 KiB messages on Zen 4,
-    // 4 per call 1402 MB/s there against 1312 here, 5 per call ~1610 here against ~1220 (bench/: sha512-x<N>).
+    // Eight lanes; below five busy ones the four lanes of x86_64/avx512vl (next in the table) are faster: 4 KiB
+    // messages on Zen 4, 4 per call 2311 MB/s there. At five the two are even on Zen 4 (1635-1646 here against
+    // 1683-1685 there), whose 512-bit operations run as two halves; at six 1954 against 1430 (bench/: sha512-x<N>).
     {8, 5, sha2_lanes_seam<Avx512Lanes<std::uint64_t>, kX8Stack>}};
 
 }  // namespace shakedown::internal
