@@ -161,9 +161,9 @@ struct Avx512Lanes<std::uint64_t> : Avx512Common {
   }
 };
 
-// Four 64-bit words per 256-bit register with AVX-512VL: Avx2Lanes' loads, sets and transposes, with vprolq for
-// the rotates and vpternlogq for χ and the three-way XORs, and 32 registers to hold them (keccak_avx512vl.cc:
-// four Keccak states in 25 registers, where AVX2's 16 spill).
+// Four 64-bit words per 256-bit register with AVX-512VL: Avx2Lanes' loads, sets and transposes, with vprolq and
+// vprorq for the rotates, vpternlogq for χ, Ch, Maj and the three-way XORs, and 32 registers to hold them
+// (keccak_avx512vl.cc: four Keccak states in 25 registers, where AVX2's 16 spill; sha512_avx512vl.cc).
 struct Avx512VlLanes64 : Avx2Lanes<std::uint64_t> {
   template <int N>
   [[gnu::always_inline]] static Reg rol(Reg x) {
