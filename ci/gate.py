@@ -17,6 +17,7 @@ class Scope:
     arches: set = field(default_factory=set)   # empty: every arch of the matrix
     skipped_envs: set = field(default_factory=set)
     only: str = ""
+    host_cpu: object = None  # the host's CPU flags (matrix.host_cpu_flags); None: unknown, every host-cpu= holds
 
 
 @dataclass
@@ -58,8 +59,9 @@ def evaluate(matrix, records, results, scope):
     covered = scope.arches or set(matrix.arches())
     expect = [e for e in all_expect
               if e.arch in covered and e.env not in scope.skipped_envs and (not scope.only or e.backend == scope.only)]
-    notes = [f"environment {env} is not run in this mode; its expectations were not checked"
-             for env in sorted(scope.skipped_envs)]
+    expect, notes = _on_this_host(expect, scope.host_cpu)
+    notes += [f"environment {env} is not run in this mode; its expectations were not checked"
+              for env in sorted(scope.skipped_envs)]
     notes += [f"arch {a} was not run (--arch); ci/matrix/{a}.txt was not checked"
               for a in sorted(set(matrix.arches()) - covered)]
 
@@ -103,6 +105,27 @@ def evaluate(matrix, records, results, scope):
                            "backend": _ctest_backend(r, records, known) or "",
                            "repro": r.repro()} for r in ctest_failed]}
     return Evaluation(envs, env_arch, backends, cells, expect, problems, notes, ctest)
+
+
+def _on_this_host(expect, host_cpu):
+    """The expectations this host can meet, and a note for each backend left out: a host-cpu= condition whose
+    flags this host's CPU lacks (a backend no CPU here can execute is not required of it; it is of every host that
+    can). Flags that could not be read keep every expectation."""
+    if host_cpu is None:
+        conditioned = sorted({e.backend for e in expect if e.host_cpu})
+        return expect, [f"this host's CPU flags could not be read (/proc/cpuinfo): {', '.join(conditioned)} "
+                        f"required wherever host-cpu= conditions them"] if conditioned else []
+    kept, left_out = [], collections.defaultdict(list)
+    for e in expect:
+        missing = tuple(sorted(set(e.host_cpu) - host_cpu))
+        if missing:
+            left_out[(e.backend, missing, e.where)].append(e.env)
+        else:
+            kept.append(e)
+    notes = [f"{backend} is not required in {', '.join(sorted(envs))}: this host's CPU lacks {', '.join(missing)} "
+             f"(the kernel's flags; {where}), so no native run here can execute it"
+             for (backend, missing, where), envs in sorted(left_out.items())]
+    return kept, notes
 
 
 def _failures(records, results, known):

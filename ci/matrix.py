@@ -48,6 +48,8 @@ COVERAGE_SUITES = ("vectors", "diff")
 # suite tests/ct_check.cc, the x86 backend tests, the unit tests' pinned-backend checks, and the multi-lane runs of
 # the many-message diff suite and fuzz_many).
 RECORD_SUITES = ("vectors", "diff", "fuzz", "msan", "ct", "x86_64", "pinned", "multi", "fuzz-multi")
+# A host-cpu= flag of an expect line: a CPU flag as the Linux kernel spells it in /proc/cpuinfo.
+HOST_CPU_FLAG = re.compile(r"[a-z0-9_]+")
 
 
 class MatrixError(Exception):
@@ -150,13 +152,30 @@ class Expectation:
     where: str
     arch: str
     implied: bool = False  # from the environment's select=
+    host_cpu: tuple = ()   # host-cpu=: required only on a host whose CPU has every one of these flags
+
+
+def host_cpu_flags(path="/proc/cpuinfo"):
+    """The CPU flags the kernel reports for this host (the first "flags" line of /proc/cpuinfo), or None where
+    there is none to read. The kernel's view on purpose: a host-cpu= condition must not take its answer from the
+    library's own CPUID code, the detection whose failure the gate is there to catch (the kernel also drops the
+    AVX and AVX-512 flags when it does not enable their register state)."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                key, sep, value = line.partition(":")
+                if sep and key.strip() == "flags":
+                    return set(value.split())
+    except OSError:
+        pass
+    return None
 
 
 class Matrix:
     def __init__(self, directory=MATRIX_DIR, arches=None):
         self.directory = directory
         self.rows = {}         # arch -> [Row] in file order
-        self.expect_lines = {}  # arch -> [(envs, backend, how, suites, where)]
+        self.expect_lines = {}  # arch -> [(envs, backend, how, suites, host_cpu, where)]
         self.contracts = {}    # arch -> [Contract]
         names = sorted(f[:-4] for f in os.listdir(directory) if f.endswith(".txt"))
         for arch in arches or names:
@@ -204,11 +223,7 @@ class Matrix:
                     rows.append(row)
                     by_name[row.name] = row
                 elif kind == "expect":
-                    if len(tokens) < 3:
-                        raise MatrixError(f"{where}: expected 'expect ENVS FAMILY/BACKEND [HOW] [SUITE...]'")
-                    how = tokens[3] if len(tokens) > 3 and tokens[3] in HOW else ""
-                    suites = tokens[4:] if how else tokens[3:]
-                    expects.append((tokens[1].split(","), tokens[2], how, suites, where))
+                    expects.append(self._expect_line(arch, tokens, where))
                 elif kind == "contract":
                     contracts.append(self._contract(tokens, where))
                 else:
@@ -217,6 +232,32 @@ class Matrix:
         self.rows[arch] = rows
         self.expect_lines[arch] = expects
         self.contracts[arch] = contracts
+
+    @staticmethod
+    def _expect_line(arch, tokens, where):
+        """(envs, backend, how, suites, host_cpu, where) of `expect ENVS FAMILY/BACKEND [HOW] [SUITE...]
+        [host-cpu=FLAG+FLAG...]`."""
+        usage = "expected 'expect ENVS FAMILY/BACKEND [HOW] [SUITE...] [host-cpu=FLAG+FLAG...]'"
+        if len(tokens) < 3 or "=" in tokens[1] or "=" in tokens[2]:
+            raise MatrixError(f"{where}: {usage}")
+        rest, host_cpu = [], ()
+        for tok in tokens[3:]:
+            key, eq, value = tok.partition("=")
+            if not eq:
+                rest.append(tok)
+            elif key != "host-cpu" or host_cpu:
+                raise MatrixError(f"{where}: '{tok}': an expect line takes one key, host-cpu=; {usage}")
+            else:
+                host_cpu = tuple(value.split("+"))
+                bad = [f for f in host_cpu if not HOST_CPU_FLAG.fullmatch(f)]
+                if bad:
+                    raise MatrixError(f"{where}: host-cpu= takes CPU flags as /proc/cpuinfo spells them, "
+                                      f"joined by '+', not '{value}'")
+        how = rest[0] if rest and rest[0] in HOW else ""
+        suites = rest[1:] if how else rest
+        if host_cpu and (arch != HOST_ARCH or how not in ("", "native")):
+            raise MatrixError(f"{where}: host-cpu= conditions a native run on the {HOST_ARCH} host only")
+        return tokens[1].split(","), tokens[2], how, suites, host_cpu, where
 
     @staticmethod
     def _contract(tokens, where):
@@ -373,7 +414,7 @@ class Matrix:
         what select= requires (an `expect ... multi` line must not drop vectors and diff)."""
         rows = {r.name: r for r in self.rows[arch]}
         out = {}
-        for envs, backend, how, suites, where in self.expect_lines[arch]:
+        for envs, backend, how, suites, host_cpu, where in self.expect_lines[arch]:
             family, _, name = backend.partition("/")
             if family not in FAMILIES + ("*",) or not name:
                 raise MatrixError(f"{where}: '{backend}' is not FAMILY/BACKEND")
@@ -396,10 +437,22 @@ class Matrix:
             if not selected:
                 raise MatrixError(f"{where}: '{','.join(envs)}' leaves no environment")
             for env in selected:
+                if host_cpu and rows[env].runner != "native":
+                    raise MatrixError(f"{where}: host-cpu= conditions native runs, and {env} runs under "
+                                      f"{rows[env].runner}")
                 for fam in families:
                     key = (env, f"{fam}/{name}")
-                    out[key] = Expectation(env, key[1], how or rows[env].how(), suites or rows[env].checks,
-                                           where, arch)
+                    want = suites or rows[env].checks
+                    if key not in out:
+                        out[key] = Expectation(env, key[1], how or rows[env].how(), list(want), where, arch,
+                                               host_cpu=host_cpu)
+                        continue
+                    # A second line for the same backend there adds its suites: no line narrows another.
+                    e = out[key]
+                    if e.host_cpu != host_cpu or e.how != (how or rows[env].how()):
+                        raise MatrixError(f"{where}: {key[1]} in {env} is already expected at {e.where} with "
+                                          f"another HOW or host-cpu=: lines for one backend must agree on both")
+                    e.suites += [s for s in want if s not in e.suites]
         for r in self.envs(arch):
             for fam, backend in r.select.items():
                 key = (r.name, f"{fam}/{backend}")
@@ -494,7 +547,8 @@ def main(argv):
         if len(argv) == 2 and argv[0] == "expectations":
             for e in Matrix(arches=[argv[1]]).expectations(argv[1]):
                 print(f"{e.env:40} {e.backend:24} {e.how:9} {' '.join(e.suites):20} "
-                      f"{'(select=) ' if e.implied else ''}{e.where}")
+                      f"{'(select=) ' if e.implied else ''}"
+                      f"{'(host-cpu=' + '+'.join(e.host_cpu) + ') ' if e.host_cpu else ''}{e.where}")
             return 0
     except MatrixError as e:
         print(f"ci/matrix: {e}", file=sys.stderr)

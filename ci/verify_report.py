@@ -16,7 +16,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ct_coverage  # noqa: E402
 import render  # noqa: E402
 from gate import Scope, evaluate  # noqa: E402
-from matrix import MATRIX_DIR, Matrix, MatrixError  # noqa: E402
+from matrix import MATRIX_DIR, Matrix, MatrixError, host_cpu_flags  # noqa: E402
 from results import ResultsError, load_records, load_results  # noqa: E402
 
 
@@ -30,6 +30,9 @@ def parse_args(argv):
     ap.add_argument("--not-run-by-mode", default="", help="comma-separated environments this mode skips")
     ap.add_argument("--arches", default="", help="comma-separated arches this run covered (default: all)")
     ap.add_argument("--meta", action="append", default=[], help="KEY=VALUE run metadata for the reports")
+    ap.add_argument("--host-cpu-flags", default=None,
+                    help="space-separated CPU flags the host-cpu= conditions are read against (default: this "
+                         "host's, from /proc/cpuinfo); to judge records taken on another machine")
     return ap.parse_args(argv)
 
 
@@ -46,7 +49,8 @@ def main(argv):
         print(f"verify_report: --only {args.only}: no such backend in {args.matrix}", file=sys.stderr)
         return 2
     scope = Scope(arches={a for a in args.arches.split(",") if a},
-                  skipped_envs={e for e in args.not_run_by_mode.split(",") if e}, only=args.only)
+                  skipped_envs={e for e in args.not_run_by_mode.split(",") if e}, only=args.only,
+                  host_cpu=set(args.host_cpu_flags.split()) if args.host_cpu_flags is not None else host_cpu_flags())
     ev = evaluate(matrix, records, results, scope)
     ev.constant_time = ct_coverage.section(matrix, records, ev.backends, scope.arches, scope.skipped_envs, args.out)
     meta = dict(m.partition("=")[::2] for m in args.meta)

@@ -65,6 +65,13 @@ class GrammarTest(unittest.TestCase):
             "env a runner=native suites=unit\ncontract bytes a colour=red": "a contract line takes",
             "env a runner=native suites=unit\ncontract bytes a require=many": "require= is KIND=N",
             "env a runner=native suites=vectors\nexpect a,!a sha256/generic": "leaves no environment",
+            "env a runner=native suites=vectors\nexpect a sha256/generic host-cpu=AVX2": "as /proc/cpuinfo spells",
+            "env a runner=native suites=vectors\nexpect a sha256/generic host-cpu=avx2 host-cpu=bmi2": "one key",
+            "env a runner=native suites=vectors\nexpect a sha256/generic colour=red": "one key, host-cpu=",
+            "env a runner=native suites=vectors\nexpect a sha256/generic QEMU host-cpu=avx2": "a native run",
+            "env a runner=qemu cpu=max suites=vectors\nexpect a sha256/generic host-cpu=avx2": "runs under qemu",
+            "env a runner=native suites=vectors\nexpect a sha256/generic host-cpu=avx2\n"
+            "expect a sha256/generic diff": "must agree",
             # a.full's entries a.full.* are a.* too: left out wherever a is, it cannot run where a does not
             "env a runner=native suites=unit modes=test\nenv a.full like=a modes=verify": "extends 'a' with a dot",
         }
@@ -165,6 +172,28 @@ class ExpectationTest(unittest.TestCase):
             """})
         x = {(e.env, e.backend): e for e in m.expectations("x86_64")}[("qemu-x86_64.avx2", "sha256/x86_64/avx2")]
         self.assertEqual(x.suites, ["vectors", "diff", "fuzz", "multi", "fuzz-multi"])
+
+
+    def test_lines_for_one_backend_add_up_and_carry_their_host_cpu(self):
+        m = matrix_of({"x86_64": """
+            build host-default  preset=default  modes=test
+            build host-fuzz     preset=fuzz     modes=test  checks=fuzz
+            expect host-*  sha256/x86_64/avx512  host-cpu=avx512f+avx512bw
+            expect host-default  sha256/x86_64/avx512  native  multi  host-cpu=avx512f+avx512bw
+            """})
+        x = {(e.env, e.backend): e for e in m.expectations("x86_64")}
+        self.assertEqual(x[("host-default", "sha256/x86_64/avx512")].suites, ["vectors", "diff", "multi"])
+        self.assertEqual(x[("host-fuzz", "sha256/x86_64/avx512")].suites, ["fuzz"])
+        self.assertEqual(x[("host-fuzz", "sha256/x86_64/avx512")].host_cpu, ("avx512f", "avx512bw"))
+
+    def test_host_cpu_flags_come_from_the_kernel(self):
+        from matrix import host_cpu_flags
+        with tempfile.NamedTemporaryFile("w", suffix="cpuinfo") as f:
+            f.write("processor\t: 0\nvendor_id\t: AuthenticAMD\nflags\t\t: fpu sha_ni avx2 bmi2\n\n"
+                    "processor\t: 1\nflags\t\t: fpu\n")
+            f.flush()
+            self.assertEqual(host_cpu_flags(f.name), {"fpu", "sha_ni", "avx2", "bmi2"})
+        self.assertIsNone(host_cpu_flags("/nonexistent/cpuinfo"))
 
 
 class CmakeTest(unittest.TestCase):

@@ -102,6 +102,31 @@ class GateTest(unittest.TestCase):
         # The expectation comes from select= of the CPU model: written once, checked anyway.
         self.assertIn("sha256/x86_64/avx2 in qemu-x86_64.avx2: expected to run (QEMU) but recorded zero diff", out)
 
+    def test_a_backend_the_host_cpu_cannot_run_is_required_only_where_it_can(self):
+        files = {"x86_64": X86 + "    expect host-default  sha256/x86_64/avx512  host-cpu=avx512f+avx512bw\n"}
+        recs = healthy() + compiled("sha256/x86_64/avx512")
+        # A host without AVX-512: not required, and the report says why.
+        rc, out, _ = self.run_gate(recs, files=files, extra=["--host-cpu-flags", "sha_ni avx2 bmi2"])
+        self.assertEqual(rc, 0, out)
+        self.assertIn("sha256/x86_64/avx512 is not required in host-default: this host's CPU lacks avx512bw, "
+                      "avx512f", out)
+        # A host with it: required, and missing.
+        rc, out, _ = self.run_gate(recs, files=files, extra=["--host-cpu-flags", "sha_ni avx2 bmi2 avx512f avx512bw"])
+        self.assertEqual(rc, 1)
+        self.assertIn("sha256/x86_64/avx512 in host-default: expected to run (native) but recorded zero vectors", out)
+        # Flags that cannot be read keep the expectation: never a silent pass.
+        sys.path.insert(0, os.path.dirname(REPORT))
+        from gate import _on_this_host
+        from matrix import Expectation
+        e = Expectation("host-default", "sha256/x86_64/avx512", "native", ["vectors"], "m:1", "x86_64",
+                        host_cpu=("avx512f",))
+        kept, notes = _on_this_host([e], None)
+        self.assertEqual(kept, [e])
+        self.assertIn("could not be read", notes[0])
+        ran = recs + [rec("host-default", "sha256", "x86_64/avx512", suite=s) for s in ("vectors", "diff")]
+        rc, out, _ = self.run_gate(ran, files=files, extra=["--host-cpu-flags", "avx512f avx512bw"])
+        self.assertEqual(rc, 0, out)
+
     def test_a_compiled_backend_no_environment_requires_fails_the_gate(self):
         files = {"x86_64": X86.replace("    expect host-*  sha256/x86_64/shani\n", "")}
         rc, out, _ = self.run_gate(healthy(), files=files)
