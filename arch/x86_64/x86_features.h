@@ -21,9 +21,9 @@ inline bool avx512vl(const CpuFeatures& f) {
 inline bool avx512bw(const CpuFeatures& f) { return avx512vl(f) && f.has(CpuFeature::x86_avx512bw); }
 
 // Cores whose SHA256RNDS2 issues every cycle, where two interleaved SHA-NI streams outrun sixteen AVX-512 lanes
-// (bench/limits.cc: reciprocal throughput 1.00 cycle on an AMD family 19h model 11h, Zen 4, against 2.99 on an
-// Intel family 6 model 207; sha256-x16 at 4 KiB 3306 against 3011 MB/s on the Zen 4). AMD family 1Ah (Zen 5) is
-// taken to keep it: not measured. The vendor string is CPUID leaf 0's, verbatim.
+// (bench/limits.cc: reciprocal throughput 1.00 cycle on an AMD family 19h model 11h, Zen 4, and 0.99 on model
+// 01h, Zen 3, against 2.99 on an Intel family 6 model 207; sha256-x16 at 4 KiB 3306 against 3011 MB/s on the
+// Zen 4). AMD family 1Ah (Zen 5) is taken to keep it: not measured. The vendor string is CPUID leaf 0's, verbatim.
 inline bool sha256rnds2_every_cycle(const CpuFeatures& f) {
   return f.has(CpuFeature::x86_sha_ni) && f.vendor == "AuthenticAMD" && f.family >= 0x19;
 }
