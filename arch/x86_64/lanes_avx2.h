@@ -100,6 +100,8 @@ struct Avx2Lanes<std::uint64_t> : Avx2Common {
       const Reg m = _mm256_setr_epi8(7, 0, 1, 2, 3, 4, 5, 6, 15, 8, 9, 10, 11, 12, 13, 14,  //
                                      7, 0, 1, 2, 3, 4, 5, 6, 15, 8, 9, 10, 11, 12, 13, 14);
       return _mm256_shuffle_epi8(x, m);
+    } else if constexpr (N == 63) {  // x << 1 as x + x: an adder instead of a shifter (Keccak's θ, ρ)
+      return _mm256_or_si256(_mm256_srli_epi64(x, 63), _mm256_add_epi64(x, x));
     } else {
       return _mm256_or_si256(_mm256_srli_epi64(x, N), _mm256_slli_epi64(x, 64 - N));
     }
