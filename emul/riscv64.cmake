@@ -16,7 +16,8 @@ add_executable(shakedown_emul_zvk_tests
 target_include_directories(shakedown_emul_zvk_tests PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/src
                            ${PROJECT_SOURCE_DIR}/arch/riscv64 ${PROJECT_SOURCE_DIR}/lib/src)
 target_link_libraries(shakedown_emul_zvk_tests PRIVATE shakedown_emul shakedown::testing GTest::gtest
-                      $<BUILD_INTERFACE:shakedown_warnings>)
+                      $<BUILD_INTERFACE:shakedown_warnings>
+                      $<BUILD_INTERFACE:shakedown_test_code>)
 
 # Emulator conformance (docs/qemu10.md): the model against QEMU 10's own Zvknhb/Zvkb, instruction by instruction, once
 # per VLEN and tail policy (the qemu10-riscv64.*.zvk_conformance rows of ci/matrix/riscv64.txt); under QEMU 7.2 every
@@ -24,5 +25,6 @@ target_link_libraries(shakedown_emul_zvk_tests PRIVATE shakedown_emul shakedown:
 add_executable(shakedown_emul_zvk_conformance tests/main.cc tests/sigill_probe.cc tests/zvk_conformance_test.cc)
 target_include_directories(shakedown_emul_zvk_conformance PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/src)
 target_link_libraries(shakedown_emul_zvk_conformance PRIVATE shakedown_emul GTest::gtest
-                      $<BUILD_INTERFACE:shakedown_warnings>)
+                      $<BUILD_INTERFACE:shakedown_warnings>
+                      $<BUILD_INTERFACE:shakedown_test_code>)
 # The emulated environments (suites and fuzz drivers under the model, per VLEN): ci/matrix/riscv64.txt.

@@ -13,7 +13,8 @@ add_executable(shakedown_emul_cpacf_tests
 )
 target_include_directories(shakedown_emul_cpacf_tests PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/src)
 target_link_libraries(shakedown_emul_cpacf_tests PRIVATE shakedown_emul shakedown_test_support GTest::gtest
-                      $<BUILD_INTERFACE:shakedown_warnings>)
+                      $<BUILD_INTERFACE:shakedown_warnings>
+                      $<BUILD_INTERFACE:shakedown_test_code>)
 shakedown_backends_compiled(_cpacf_compiled sha256/s390x/cpacf sha512/s390x/cpacf keccak/s390x/cpacf)
 if(_cpacf_compiled)
   # The backends are compiled: their tests must find them (a missing backend is a failure, not a skip).
@@ -30,5 +31,6 @@ add_executable(shakedown_emul_cpacf_conformance
 )
 target_include_directories(shakedown_emul_cpacf_conformance PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/src)
 target_link_libraries(shakedown_emul_cpacf_conformance PRIVATE shakedown_emul shakedown_test_support GTest::gtest
-                      $<BUILD_INTERFACE:shakedown_warnings>)
+                      $<BUILD_INTERFACE:shakedown_warnings>
+                      $<BUILD_INTERFACE:shakedown_test_code>)
 # The emulated environments (suites and fuzz drivers under the model, per CPU model): ci/matrix/s390x.txt.

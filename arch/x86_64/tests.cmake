@@ -1,7 +1,8 @@
 # x86-64 backend-level suites (x86_64/bmi2 against generic and OpenSSL, the PadLock rows), included from
 # tests/CMakeLists.txt after shakedown_testmain exists. Test names: x86_64.<Suite>.<Test>.
 add_executable(shakedown_x86_keccak_phe_tests ${CMAKE_CURRENT_LIST_DIR}/keccak_phe_test.cc)
-target_link_libraries(shakedown_x86_keccak_phe_tests PRIVATE shakedown_testmain $<BUILD_INTERFACE:shakedown_warnings>)
+target_link_libraries(shakedown_x86_keccak_phe_tests PRIVATE shakedown_testmain $<BUILD_INTERFACE:shakedown_warnings>
+                      $<BUILD_INTERFACE:shakedown_test_code>)
 # The generic block functions are compared directly: the library's internal headers.
 target_include_directories(shakedown_x86_keccak_phe_tests PRIVATE ${PROJECT_SOURCE_DIR}/lib/src)
 foreach(_opt SHAKEDOWN_NO_X86_64_BMI2 SHAKEDOWN_NO_X86_64_PHE SHAKEDOWN_NO_X86_64_SHA512NI)
