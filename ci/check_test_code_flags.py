@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Checks a build's compile commands: the test-code flags reach the suites' sources and nothing they judge.
 
-cmake/TestCode.cmake compiles the suites' own sources with SHAKEDOWN_TEST_CODE_FLAGS (-Og) to save build time. That
-is only sound while the library, its backends, the emulators' models, the fuzz targets, the benchmarks and the
+cmake/TestCode.cmake compiles the suites' own sources with SHAKEDOWN_TEST_CODE_FLAGS (-Og -g1) to save build time.
+That is only sound while the library, its backends, the emulators' models, the fuzz targets, the benchmarks and the
 asm-contract callers keep the build type's optimisation, so this fails when one of them carries the flags, and also
 when the suites' sources do not (the option then saves nothing and this check would prove nothing).
 
