@@ -24,11 +24,11 @@ namespace {
 // Lambdas are not inlined reliably at 25-lane size without this (gcc-12 outlines the row loop).
 #define SHAKEDOWN_KECCAK_INLINE __attribute__((always_inline))
 // The round's lambdas index only the round's local lane arrays, each index a constexpr below the array's bound (an
-// index past it fails to compile under gcc and clang: -Warray-bounds, -Werror). UBSan's pointer-overflow check
-// still tests each such access at run time, because clang emits it for constant indices too. In an ASan+UBSan
+// index past it is a -Warray-bounds diagnostic in gcc and clang, an error in every preset). UBSan's pointer-overflow
+// check still tests each such access at run time, because clang emits it for constant indices too. In an ASan+UBSan
 // build that check cannot fire here, yet it made keccak_avx512.cc take 26 s to compile instead of 10 s, with 297 KB
-// of code instead of 162 KB (clang 19, -O3). So only these lambdas leave it out; the rest of UBSan and ASan still
-// run on the round, and the pointer-overflow check still runs on the code that reads the caller's data.
+// of code instead of 162 KB (clang 19, -O3). So only these lambdas leave it out; the rest of UBSan and ASan still run
+// on the round, and the pointer-overflow check still runs on the code that reads the caller's data.
 #define SHAKEDOWN_KECCAK_ROUND_CODE __attribute__((always_inline, no_sanitize("pointer-overflow")))
 
 // Calls f(integral_constant<int, I>) for I = 0..N-1: compile-time lane indices.
