@@ -2,8 +2,9 @@
 // state) or a vector of 64-bit elements (one state per element, keccak_lanes.h).
 //
 // The round is FIPS 202 §3.3 Rnd = ι ∘ χ ∘ π ∘ ρ ∘ θ, computed output row by output row so that only one row of
-// π's output is live at a time; lane indices are compile-time constants, so that every lane stays a register (or
-// a fixed stack slot) and no array is indexed at run time. Ops supplies the word and its operations (ScalarOps
+// π's output is live at a time, with the next round's column parities accumulated as those rows come out rather
+// than read back from the new state. Lane indices are compile-time constants, so that every lane stays a register
+// (or a fixed stack slot) and no array is indexed at run time. Ops supplies the word and its operations (ScalarOps
 // below, lanes_avx2.h, lanes_avx512.h). Internal linkage: the includer includes this inside its ISA region
 // (x86_target.h), after the ISA's ops header.
 #pragma once
@@ -60,15 +61,22 @@ struct KeccakRounds {
   using Word = typename Ops::Reg;  // one lane of one state, or the same lane of several
   using State = Word[25];
 
-  // One round Rnd(A, ir) (§3.3), reading `a` and writing `e`.
-  SHAKEDOWN_KECCAK_INLINE static void round(const State& a, State& e, std::uint64_t rc) {
-    using keccak_constants::kRhoOffsets;
-    using keccak_constants::pi_source;
-    Word c[5], d[5];
-    for_each_index<5>([&](auto x) SHAKEDOWN_KECCAK_ROUND_CODE {  // θ (§3.2.1)
+  // The column parities C[x] of θ (§3.2.1, step 1) of a state.
+  SHAKEDOWN_KECCAK_INLINE static void parities(const State& a, Word (&c)[5]) {
+    for_each_index<5>([&](auto x) SHAKEDOWN_KECCAK_ROUND_CODE {
       constexpr int i = x;
       c[i] = Ops::xor3(Ops::xor3(a[i], a[i + 5], a[i + 10]), a[i + 15], a[i + 20]);
     });
+  }
+
+  // One round Rnd(A, ir) (§3.3), reading `a` and writing `e`. On entry c holds the column parities of `a`; unless
+  // Last, on return it holds those of `e`, accumulated row by row as χ produces the lanes (with ι applied first),
+  // so no lane of `e` is read back for the next round's θ.
+  template <bool Last>
+  SHAKEDOWN_KECCAK_INLINE static void round(const State& a, State& e, Word (&c)[5], std::uint64_t rc) {
+    using keccak_constants::kRhoOffsets;
+    using keccak_constants::pi_source;
+    Word d[5];
     for_each_index<5>([&](auto x) SHAKEDOWN_KECCAK_ROUND_CODE {
       constexpr int i = x;
       d[i] = Ops::xor2(c[(i + 4) % 5], Ops::template rol<1>(c[(i + 1) % 5]));
@@ -83,19 +91,25 @@ struct KeccakRounds {
       });
       for_each_index<5>([&](auto x) SHAKEDOWN_KECCAK_ROUND_CODE {
         constexpr int i = x, j = y;
-        e[i + 5 * j] = Ops::chi(b[i], b[(i + 1) % 5], b[(i + 2) % 5]);
+        Word out = Ops::chi(b[i], b[(i + 1) % 5], b[(i + 2) % 5]);
+        if constexpr (i == 0 && j == 0) out = Ops::xor2(out, Ops::constant(rc));  // ι (§3.2.5)
+        e[i + 5 * j] = out;
+        if constexpr (!Last) c[i] = j == 0 ? out : Ops::xor2(c[i], out);
       });
     });
-    e[0] = Ops::xor2(e[0], Ops::constant(rc));  // ι (§3.2.5)
   }
 
   // 24 rounds, two per iteration so that the state ping-pongs between a and e without copies.
   SHAKEDOWN_KECCAK_INLINE static void permute(State& a) {
     State e;
-    for (int ir = 0; ir < 24; ir += 2) {
-      round(a, e, keccak_constants::kRoundConstants[ir]);
-      round(e, a, keccak_constants::kRoundConstants[ir + 1]);
+    Word c[5];
+    parities(a, c);
+    for (int ir = 0; ir < 22; ir += 2) {
+      round<false>(a, e, c, keccak_constants::kRoundConstants[ir]);
+      round<false>(e, a, c, keccak_constants::kRoundConstants[ir + 1]);
     }
+    round<false>(a, e, c, keccak_constants::kRoundConstants[22]);
+    round<true>(e, a, c, keccak_constants::kRoundConstants[23]);
   }
 };
 
