@@ -18,6 +18,7 @@ target_include_directories(shakedown_emul_zvk_tests PRIVATE ${CMAKE_CURRENT_SOUR
 target_link_libraries(shakedown_emul_zvk_tests PRIVATE shakedown_emul shakedown::testing GTest::gtest
                       $<BUILD_INTERFACE:shakedown_warnings>
                       $<BUILD_INTERFACE:shakedown_test_code>)
+shakedown_gtest_precompiled(shakedown_emul_zvk_tests)
 
 # Emulator conformance (docs/qemu10.md): the model against QEMU 10's own Zvknhb/Zvkb, instruction by instruction, once
 # per VLEN and tail policy (the qemu10-riscv64.*.zvk_conformance rows of ci/matrix/riscv64.txt); under QEMU 7.2 every
@@ -27,4 +28,5 @@ target_include_directories(shakedown_emul_zvk_conformance PRIVATE ${CMAKE_CURREN
 target_link_libraries(shakedown_emul_zvk_conformance PRIVATE shakedown_emul GTest::gtest
                       $<BUILD_INTERFACE:shakedown_warnings>
                       $<BUILD_INTERFACE:shakedown_test_code>)
+shakedown_gtest_precompiled(shakedown_emul_zvk_conformance)
 # The emulated environments (suites and fuzz drivers under the model, per VLEN): ci/matrix/riscv64.txt.

@@ -15,6 +15,7 @@ target_include_directories(shakedown_emul_cpacf_tests PRIVATE ${CMAKE_CURRENT_SO
 target_link_libraries(shakedown_emul_cpacf_tests PRIVATE shakedown_emul shakedown_test_support GTest::gtest
                       $<BUILD_INTERFACE:shakedown_warnings>
                       $<BUILD_INTERFACE:shakedown_test_code>)
+shakedown_gtest_precompiled(shakedown_emul_cpacf_tests)
 shakedown_backends_compiled(_cpacf_compiled sha256/s390x/cpacf sha512/s390x/cpacf keccak/s390x/cpacf)
 if(_cpacf_compiled)
   # The backends are compiled: their tests must find them (a missing backend is a failure, not a skip).
@@ -33,4 +34,5 @@ target_include_directories(shakedown_emul_cpacf_conformance PRIVATE ${CMAKE_CURR
 target_link_libraries(shakedown_emul_cpacf_conformance PRIVATE shakedown_emul shakedown_test_support GTest::gtest
                       $<BUILD_INTERFACE:shakedown_warnings>
                       $<BUILD_INTERFACE:shakedown_test_code>)
+shakedown_gtest_precompiled(shakedown_emul_cpacf_conformance)
 # The emulated environments (suites and fuzz drivers under the model, per CPU model): ci/matrix/s390x.txt.

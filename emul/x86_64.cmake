@@ -21,6 +21,7 @@ target_include_directories(shakedown_emul_tests PRIVATE ${CMAKE_CURRENT_SOURCE_D
 target_link_libraries(shakedown_emul_tests PRIVATE shakedown_emul shakedown_test_support GTest::gtest
                       $<BUILD_INTERFACE:shakedown_warnings>
                       $<BUILD_INTERFACE:shakedown_test_code>)
+shakedown_gtest_precompiled(shakedown_emul_tests)
 # The backends compiled into this build: their tests must find them (a missing backend is a failure, not a skip).
 shakedown_backends_compiled(_phe_compiled sha256/x86_64/phe sha512/x86_64/phe2)
 if(_phe_compiled)
