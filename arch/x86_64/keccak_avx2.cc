@@ -29,7 +29,7 @@ namespace shakedown::internal {
 namespace {
 
 // Four states' 25 lanes and the round's temporaries are far more than 16 YMM registers: the spills (gcc 12: a
-// frame of about 2 KiB) are burnt after each call.
+// frame of about 1.5 KiB) are burnt after each call.
 constexpr std::size_t kX4Stack = 3072;
 
 // AVX2 with OS-saved YMM state for the four lanes; ANDN (BMI1) and RORX (BMI2) for the scalar permutation.
