@@ -27,7 +27,7 @@ template <class Sigma>
 }
 
 // The stored K + W of the two blocks, each contiguous so that a round reads its word at a fixed
-// displacement from the start of its group of eight (sha2_rounds8).
+// displacement from the start of its group of eight (sha2_rounds2).
 struct Sha256WkPair {
   alignas(32) std::uint32_t w[2][64];
   const std::uint32_t* at(int lane, int t) const { return w[lane] + t; }
@@ -70,16 +70,23 @@ template <class Sigma>
     Sha2Vars<std::uint32_t> s = sha2_load_vars(h);
     for (int t = 0; t < 48; t += 16) {
       // Schedule W[t+16..t+31] while the rounds t..t+15 of block A run on what is stored.
+      // One schedule step per four rounds, so that the vector work issues among the scalar rounds.
       x0 = sha256_schedule4<Sigma>(x0, x1, x2, x3);
       sha256_store_wk(wk, t + 16, x0);
+      sha2_rounds2<0>(s, wk.at(0, t));
+      sha2_rounds2<2>(s, wk.at(0, t));
       x1 = sha256_schedule4<Sigma>(x1, x2, x3, x0);
       sha256_store_wk(wk, t + 20, x1);
-      sha2_rounds8(s, wk.at(0, t));
+      sha2_rounds2<4>(s, wk.at(0, t));
+      sha2_rounds2<6>(s, wk.at(0, t));
       x2 = sha256_schedule4<Sigma>(x2, x3, x0, x1);
       sha256_store_wk(wk, t + 24, x2);
+      sha2_rounds2<0>(s, wk.at(0, t + 8));
+      sha2_rounds2<2>(s, wk.at(0, t + 8));
       x3 = sha256_schedule4<Sigma>(x3, x0, x1, x2);
       sha256_store_wk(wk, t + 28, x3);
-      sha2_rounds8(s, wk.at(0, t + 8));
+      sha2_rounds2<4>(s, wk.at(0, t + 8));
+      sha2_rounds2<6>(s, wk.at(0, t + 8));
     }
     sha2_rounds8(s, wk.at(0, 48));
     sha2_rounds8(s, wk.at(0, 56));

@@ -40,8 +40,8 @@ struct Sha2Vars {
   Word bc;
 };
 
-// One round in AT&T syntax, on the named operands of sha2_rounds8 (a..h name the operands holding
-// the working variables this round; i is the round's index in the 8-word K + W slice):
+// One round in AT&T syntax, on the named operands of sha2_rounds2 (a..h name the operands holding
+// the working variables this round; i (0 or 1) picks the memory operand wk0 or wk1 holding its K + W word):
 //   T1 = h + Σ1(e) + Ch(e,f,g) + K[t] + W[t];  T2 = Σ0(a) + Maj(a,b,c);  d += T1;  h = T1 + T2.
 // Ch(e,f,g) = ((f ^ g) & e) ^ g and Maj(a,b,c) = ((a ^ b) & (b ^ c)) ^ b are the bitwise
 // identities of (4.2)/(4.3) with the fewest operations and no ANDN (BMI1 is not required). The
@@ -60,7 +60,7 @@ struct Sha2Vars {
   "xor %[y1], %[y0]\n\t"                                                    \
   "rorx %[s12], %[" #e "], %[y1]\n\t"                                       \
   "xor %[" #g "], %[" #ab "]\n\t" /* Ch(e,f,g) */                         \
-  "add " #i "*%c[word](%[wk]), %[" #h "]\n\t" /* h + K[t] + W[t] */        \
+  "add %[wk" #i "], %[" #h "]\n\t" /* h + K[t] + W[t] */                   \
   "xor %[y1], %[y0]\n\t" /* Σ1(e) */                                       \
   "add %[" #ab "], %[" #h "]\n\t"                                          \
   "mov %[" #a "], %[" #ab "]\n\t"                                           \
@@ -77,37 +77,45 @@ struct Sha2Vars {
   "xor %[y1], %[y0]\n\t" /* Σ0(a) */                                       \
   "add %[y0], %[" #h "]\n\t" /* T1 + T2 */
 
-// Eight rounds t0..t0+7 (t0 a multiple of 8); wk points at K[t0..t0+7] + W[t0..t0+7]. After eight
-// renamings every variable is back in its operand, and b ^ c in `bc` (an even number of swaps).
 // Test-only (tests/asm_contract, docs/asm-contracts.md): the flipped contract test declares `a` write-only.
 #ifndef SHAKEDOWN_TEST_ASM_FLIP_SHA2_ROUNDS8
 #define SHAKEDOWN_SHA2_A_CONSTRAINT "+r"
 #else
 #define SHAKEDOWN_SHA2_A_CONSTRAINT "=r"
 #endif
-template <class Word>
-[[gnu::always_inline]] inline void sha2_rounds8(Sha2Vars<Word>& s, const Word* wk) {
+// Two rounds R, R + 1 (R even) of a group of eight; wk points at K[t0..t0+7] + W[t0..t0+7] of the group. The
+// working variable called `a` in round R is s.v[(8 - R) % 8]; after the pair, b ^ c is back in s.bc. Two rounds per
+// statement let the block loops put a vector schedule step between pairs (sha256_x86.h, sha512_x86.h): issued
+// among the scalar rounds rather than in a burst before eight of them, the schedule costs less (docs/history.md §3).
+// K + W comes in as memory operands: no register holds a pointer to it.
+template <int R, class Word>
+[[gnu::always_inline]] inline void sha2_rounds2(Sha2Vars<Word>& s, const Word* wk) {
   using Sig = Sha2BigSigma<Word>;
+  static_assert(R % 2 == 0 && R >= 0 && R < 8);
   Word ab, y0, y1;  // scratch
   // MSan cannot see through the asm (lib/src/internal/msan.h): every output depends on every input.
-  const bool from_wk = msan::any_poisoned(wk, 8 * sizeof(Word));
+  const bool from_wk = msan::any_poisoned(wk + R, 2 * sizeof(Word));
   const bool tainted = msan::take_mark(&s, sizeof s) || from_wk;
-  __asm__(SHAKEDOWN_SHA2_ROUND(v0, v1, v2, v3, v4, v5, v6, v7, bc, ab, 0)
-          SHAKEDOWN_SHA2_ROUND(v7, v0, v1, v2, v3, v4, v5, v6, ab, bc, 1)
-          SHAKEDOWN_SHA2_ROUND(v6, v7, v0, v1, v2, v3, v4, v5, bc, ab, 2)
-          SHAKEDOWN_SHA2_ROUND(v5, v6, v7, v0, v1, v2, v3, v4, ab, bc, 3)
-          SHAKEDOWN_SHA2_ROUND(v4, v5, v6, v7, v0, v1, v2, v3, bc, ab, 4)
-          SHAKEDOWN_SHA2_ROUND(v3, v4, v5, v6, v7, v0, v1, v2, ab, bc, 5)
-          SHAKEDOWN_SHA2_ROUND(v2, v3, v4, v5, v6, v7, v0, v1, bc, ab, 6)
-          SHAKEDOWN_SHA2_ROUND(v1, v2, v3, v4, v5, v6, v7, v0, ab, bc, 7)
-          : [v0] SHAKEDOWN_SHA2_A_CONSTRAINT(s.v[0]), [v1] "+r"(s.v[1]), [v2] "+r"(s.v[2]), [v3] "+r"(s.v[3]),
-            [v4] "+r"(s.v[4]), [v5] "+r"(s.v[5]), [v6] "+r"(s.v[6]), [v7] "+r"(s.v[7]), [bc] "+r"(s.bc),
-            [ab] "=&r"(ab), [y0] "=&r"(y0), [y1] "=&r"(y1)
-          : [wk] "r"(wk), "m"(*reinterpret_cast<const Word(*)[8]>(wk)), [word] "i"(sizeof(Word)),
-            [s00] "i"(Sig::kS0[0]), [s01] "i"(Sig::kS0[1]), [s02] "i"(Sig::kS0[2]), [s10] "i"(Sig::kS1[0]),
-            [s11] "i"(Sig::kS1[1]), [s12] "i"(Sig::kS1[2])
+  __asm__(SHAKEDOWN_SHA2_ROUND(p0, p1, p2, p3, p4, p5, p6, p7, bc, ab, 0)
+          SHAKEDOWN_SHA2_ROUND(p7, p0, p1, p2, p3, p4, p5, p6, ab, bc, 1)
+          : [p0] SHAKEDOWN_SHA2_A_CONSTRAINT(s.v[(8 - R) % 8]), [p1] "+r"(s.v[(9 - R) % 8]),
+            [p2] "+r"(s.v[(10 - R) % 8]), [p3] "+r"(s.v[(11 - R) % 8]), [p4] "+r"(s.v[(12 - R) % 8]),
+            [p5] "+r"(s.v[(13 - R) % 8]), [p6] "+r"(s.v[(14 - R) % 8]), [p7] "+r"(s.v[(15 - R) % 8]),
+            [bc] "+r"(s.bc), [ab] "=&r"(ab), [y0] "=&r"(y0), [y1] "=&r"(y1)
+          : [wk0] "m"(wk[R]), [wk1] "m"(wk[R + 1]), [s00] "i"(Sig::kS0[0]), [s01] "i"(Sig::kS0[1]),
+            [s02] "i"(Sig::kS0[2]), [s10] "i"(Sig::kS1[0]), [s11] "i"(Sig::kS1[1]), [s12] "i"(Sig::kS1[2])
           : "cc");
   if (tainted) msan::poison(&s, sizeof s);
+}
+
+// Eight rounds t0..t0+7 (t0 a multiple of 8); wk points at K[t0..t0+7] + W[t0..t0+7]. After eight
+// renamings every variable is back in its operand, and b ^ c in `bc`.
+template <class Word>
+[[gnu::always_inline]] inline void sha2_rounds8(Sha2Vars<Word>& s, const Word* wk) {
+  sha2_rounds2<0>(s, wk);
+  sha2_rounds2<2>(s, wk);
+  sha2_rounds2<4>(s, wk);
+  sha2_rounds2<6>(s, wk);
 }
 #undef SHAKEDOWN_SHA2_ROUND
 #undef SHAKEDOWN_SHA2_A_CONSTRAINT
@@ -126,8 +134,8 @@ template <class Word>
   for (int i = 0; i < 8; ++i) h[i] += s.v[i];
 }
 
-// Stack the SHA-2 block functions burn after they return (stack_burn.h): frames of 744 (SHA-256 AVX2, gcc 12) and
-// at most 1528 bytes (SHA-512 pairs, gcc 12 and clang 19; sha512_x86.h), mostly the K + W pairs, with margin. The
+// Stack the SHA-2 block functions burn after they return (stack_burn.h): frames of 712 (SHA-256 AVX2, gcc 12) and
+// at most 1512 bytes (SHA-512 pairs, gcc 12 and clang 19; sha512_x86.h), mostly the K + W pairs, with margin. The
 // burn is paid on every call: 3072 bytes cost a SHA-512 call of two blocks (a context fed small updates) ~13% of
 // its time on Zen 4 (115 of 887 TSC ticks), 2048 bytes 69 ticks (bench/: sha512-upd100).
 inline constexpr std::size_t kSha256Avx2Stack = 1536;

@@ -1,10 +1,10 @@
-// Contract of the x86-64 scalar SHA-2 rounds (arch/x86_64/sha2_x86.h, sha2_rounds8): eight rounds in one asm statement.
+// Contract of the x86-64 scalar SHA-2 rounds (arch/x86_64/sha2_x86.h): sha2_rounds8, four asm statements of two rounds.
 //
-// The statement reads and writes the nine working operands a..h and b ^ c ("+r"), writes three scratch registers
-// before it has read every input (early-clobber "=&r"), reads eight K + W words through the wk pointer ("r" plus the
-// "m" operand that tells the compiler which memory), and changes the flags ("cc"). The caller below keeps its
-// inputs (the state it passed and the wk pointer) and 32 unrelated values live across it, and checks the eight
-// rounds against FIPS 180-4 §6.2.2 / §6.4.2 step 3 computed here. rorx needs BMI2 (checked, never skipped).
+// Each statement reads and writes the nine working operands a..h and b ^ c ("+r"), writes three scratch registers
+// before it has read every input (early-clobber "=&r"), reads its two K + W words as memory operands ("m"), and
+// changes the flags ("cc"). The caller below keeps its inputs (the state it passed and the wk pointer) and 32
+// unrelated values live across the eight rounds, and checks them against FIPS 180-4 §6.2.2 / §6.4.2 step 3
+// computed here. rorx needs BMI2 (checked, never skipped).
 #include <cpuid.h>
 
 #include "contract.h"
@@ -34,7 +34,7 @@ template <class Word>
   SHAKEDOWN_LIVE_LOAD(g_pressure)
   Word input[8];
   for (int i = 0; i < 8; ++i) input[i] = opaque(io.v[i]);
-  Word wk[8];  // this frame's K + W words: only the "m" operand tells the compiler that the asm reads them
+  Word wk[8];  // this frame's K + W words: only the "m" operands tell the compiler that the asm reads them
   for (int i = 0; i < 8; ++i) wk[i] = opaque(io.wk[i]);
   const Word* wk_pointer = wk;
   sink(io.wk_before, wk_pointer);
