@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "diff_support.h"
+#include "internal/stack_burn.h"
 #include "painted_stack.h"
 #include "secret_trace.h"
 
@@ -184,6 +185,26 @@ TEST(DeadStackScan, FindsAValueAFunctionLeftInItsFrame) {
   trace::Secrets secrets;
   secrets.add_word64(kSecret, "planted");
   EXPECT_NE(secrets.find_in(stack.dead()), "") << "the dead-stack scan cannot see a value left in a dead frame";
+}
+
+// burn_stack's skip of a span that the finished function wiped itself (WipedSpan, lib/src/internal/stack_burn.h):
+// every other byte of the frame is burnt. The span's ends are off the burn's 64-byte grid whatever the frame's
+// 16-byte alignment (8 bytes past a multiple of 16 from the array's start), with secret words right beside them,
+// so a burn that rounded the skip outward, or skipped a chunk more on either side, leaves one of them.
+[[gnu::noinline]] internal::WipedSpan leave_in_frame_wiping_middle(std::uint64_t secret) {
+  alignas(16) volatile std::uint64_t frame[96];
+  for (auto& word : frame) word = secret;
+  for (int i = 25; i < 71; ++i) frame[i] = 0;
+  return internal::wiped_span(const_cast<std::uint64_t*>(frame + 25), 46 * sizeof(std::uint64_t));
+}
+
+TEST(DeadStackScan, BurnSkipsOnlyWhatTheFunctionWiped) {
+  constexpr std::uint64_t kSecret = 0x5ec7e75ec7e7b0b0ull;
+  PaintedStack stack;
+  stack.run([] { internal::burn_stack(1024, leave_in_frame_wiping_middle(kSecret)); });
+  trace::Secrets secrets;
+  secrets.add_word64(kSecret, "planted");
+  EXPECT_EQ(secrets.find_in(stack.dead()), "") << "burn_stack left a word outside the span the function wiped";
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryBackend, DeadStackDiff, ::testing::ValuesIn(test::all_alg_backends()),

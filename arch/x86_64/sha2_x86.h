@@ -137,7 +137,8 @@ template <class Word>
 // Stack the SHA-2 block functions burn after they return (stack_burn.h): frames of 712 (SHA-256 AVX2, gcc 12) and
 // at most 1512 bytes (SHA-512 pairs, gcc 12 and clang 19; sha512_x86.h), mostly the K + W pairs, with margin. The
 // burn is paid on every call: 3072 bytes cost a SHA-512 call of two blocks (a context fed small updates) ~13% of
-// its time on Zen 4 (115 of 887 TSC ticks), 2048 bytes 69 ticks (bench/: sha512-upd100).
+// its time on Zen 4 (115 of 887 TSC ticks), 2048 bytes 69 ticks, and ~10% on Zen 3 (bench/: sha512-upd100); so the
+// SHA-512 pairs wipe their K + W themselves and the burn skips it (sha512_rounds80_lane_b).
 inline constexpr std::size_t kSha256Avx2Stack = 1536;
 inline constexpr std::size_t kSha512X86Stack = 2048;
 

@@ -11,6 +11,8 @@
 
 #include <immintrin.h>
 
+#include <cstring>
+
 #include "sha2_x86.h"
 
 namespace shakedown::internal {
@@ -26,6 +28,11 @@ struct Sha512WkPair {
   [[gnu::always_inline]] void store(int t, __m256i sum) {
     _mm_store_si128(reinterpret_cast<__m128i*>(w[0] + t), _mm256_castsi256_si128(sum));
     _mm_store_si128(reinterpret_cast<__m128i*>(w[1] + t), _mm256_extracti128_si256(sum, 1));
+  }
+  // Zeroes K + W [t, t+1] of both blocks (t even), once both rounds that read them have run.
+  [[gnu::always_inline]] void wipe(int t) {
+    _mm_store_si128(reinterpret_cast<__m128i*>(w[0] + t), _mm_setzero_si128());
+    _mm_store_si128(reinterpret_cast<__m128i*>(w[1] + t), _mm_setzero_si128());
   }
 };
 static_assert(sizeof(Sha512WkPair) == 1280);
@@ -138,9 +145,30 @@ template <class Sigma>
   sha512_rounds80_lane_a<Sigma>(h, x, wk);
 }
 
-// Not inlined into the seam entry point, which burns its frame afterwards (stack_burn.h).
+// Block B's 80 rounds on its stored K + W. In the last pair of a call (kWipe) they also zero the K + W of both
+// blocks as they consume it, so that the burn after the call skips those 1280 bytes (WipedSpan, stack_burn.h):
+// issued among the last rounds, the zeroing stores cost less than in the burn after them (AMD Zen 3, bench/:
+// sha512-upd100 576 -> 634 MB/s). Only the last pair: wiping in every pair cost 8% at 16 KiB (736 -> 676 MB/s).
+template <bool kWipe>
+[[gnu::always_inline]] inline void sha512_rounds80_lane_b(std::uint64_t h[8], Sha512WkPair& wk) {
+  Sha2Vars<std::uint64_t> s = sha2_load_vars(h);
+  for (int t = 0; t < 80; t += 8) {
+    sha2_rounds2<0>(s, wk.at(1, t));
+    if (kWipe) wk.wipe(t);
+    sha2_rounds2<2>(s, wk.at(1, t));
+    if (kWipe) wk.wipe(t + 2);
+    sha2_rounds2<4>(s, wk.at(1, t));
+    if (kWipe) wk.wipe(t + 4);
+    sha2_rounds2<6>(s, wk.at(1, t));
+    if (kWipe) wk.wipe(t + 6);
+  }
+  sha2_add_vars(h, s);
+}
+
+// Not inlined into the seam entry point, which burns its frame afterwards (stack_burn.h) except for the K + W
+// pairs, which it leaves zero: the span it returns.
 template <class Sigma>
-[[gnu::noinline]] void sha512_blocks_2lane(std::uint64_t h[8], const std::uint8_t* data, std::size_t nblocks) {
+[[gnu::noinline]] WipedSpan sha512_blocks_2lane(std::uint64_t h[8], const std::uint8_t* data, std::size_t nblocks) {
   Sha512WkPair wk;
   while (nblocks > 0) {
     // An odd last block also goes in lane B; its copy's rounds are skipped.
@@ -153,22 +181,25 @@ template <class Sigma>
     }
     sha512_rounds80_lane_a<Sigma>(h, x, wk);
 
-    if (pair) {
-      Sha2Vars<std::uint64_t> s = sha2_load_vars(h);
-      for (int t = 0; t < 80; t += 8) sha2_rounds8(s, wk.at(1, t));
-      sha2_add_vars(h, s);
+    if (nblocks > 2) {
+      sha512_rounds80_lane_b<false>(h, wk);
+    } else if (pair) {
+      sha512_rounds80_lane_b<true>(h, wk);
+    } else {
+      std::memset(&wk, 0, sizeof wk);  // the last block: its copy in lane B is skipped
     }
     const std::size_t done = pair ? 2 : 1;
     data += 128 * done;
     nblocks -= done;
   }
+  return wiped_span(&wk, sizeof wk);
 }
 
 
 // The seam entry point of both single-message SHA-512 backends: a lone block through the ring, more through the
-// pairs, then the burn of the frame (stack_burn.h): K + W and spilled working variables. Frames (-O3, gcc 12 /
-// clang 19): AVX-512 one block 648 / 376 bytes, pairs 1352 / 1432; AVX2 one block 776 / 440, pairs 1512 / 1496
-// (kSha512X86Stack), each with margin.
+// pairs, then the burn of the frame (stack_burn.h): K + W and spilled working variables, less the pairs' K + W,
+// which their last rounds wiped. Frames (-O3, gcc 12 / clang 19): AVX-512 one block 648 / 376 bytes, pairs
+// 1352 / 1432; AVX2 one block 776 / 440, pairs 1512 / 1432 (kSha512X86Stack), each with margin.
 inline constexpr std::size_t kSha512OneBlockStack = 1024;
 
 template <class Sigma>
@@ -178,8 +209,7 @@ void sha512_x86_blocks(std::uint64_t h[8], const std::uint8_t* data, std::size_t
     sha512_block_1lane<Sigma>(h, data);
     burn_stack(kSha512OneBlockStack);
   } else {
-    sha512_blocks_2lane<Sigma>(h, data, nblocks);
-    burn_stack(kSha512X86Stack);
+    burn_stack(kSha512X86Stack, sha512_blocks_2lane<Sigma>(h, data, nblocks));
   }
 }
 

@@ -1,6 +1,8 @@
 // burn_stack: zeroes the top of its own frame, the stack a just-returned block function used (stack_burn.h).
 #include "internal/stack_burn.h"
 
+#include <algorithm>
+
 #include "internal/bytes.h"
 
 namespace shakedown::internal {
@@ -15,15 +17,26 @@ static_assert(kMaxStackBurn % kBurnChunk == 0);
 }  // namespace
 
 // No ASan redzones around the array: they would sit between it and the caller's frame, unburnt.
-[[gnu::noinline, gnu::no_sanitize_address]] void burn_stack(std::size_t bytes) noexcept {
+[[gnu::noinline, gnu::no_sanitize_address]] void burn_stack(std::size_t bytes, WipedSpan wiped) noexcept {
   // The array's highest bytes sit right under the caller's frame, where the finished function's frame began.
   unsigned char area[kMaxStackBurn];
+  constexpr std::size_t kChunks = kMaxStackBurn / kBurnChunk;
   if (bytes > kMaxStackBurn) bytes = kMaxStackBurn;
-  // Rounded up to whole chunks (at most kBurnChunk - 1 bytes more). secure_zero's barrier in every chunk keeps
-  // the compiler from merging the loop back into one variable-length memset.
-  const std::size_t chunks = (bytes + kBurnChunk - 1) / kBurnChunk;
-  for (std::size_t i = kMaxStackBurn / kBurnChunk - chunks; i < kMaxStackBurn / kBurnChunk; ++i)
-    secure_zero(area + i * kBurnChunk, kBurnChunk);
+  // Rounded up to whole chunks (at most kBurnChunk - 1 bytes more): chunks [first, kChunks) of the array.
+  const std::size_t first = kChunks - (bytes + kBurnChunk - 1) / kBurnChunk;
+  // The chunks wholly inside `wiped` are skipped: two loops around them rather than a test per chunk, which
+  // mispredicted. Compared as integers: the finished frame is no object of this function's.
+  const std::uintptr_t base = reinterpret_cast<std::uintptr_t>(area);
+  const std::uintptr_t lo = std::max(wiped.begin, base);
+  const std::uintptr_t hi = std::min(wiped.begin + wiped.bytes, base + kMaxStackBurn);
+  std::size_t skip_begin = kChunks, skip_end = kChunks;
+  if (wiped.bytes != 0 && lo < hi) {
+    skip_begin = std::max(first, std::size_t((lo - base + kBurnChunk - 1) / kBurnChunk));
+    skip_end = std::max(skip_begin, std::size_t((hi - base) / kBurnChunk));
+  }
+  // secure_zero's barrier in every chunk keeps the compiler from merging a loop into one variable-length memset.
+  for (std::size_t i = first; i < skip_begin; ++i) secure_zero(area + i * kBurnChunk, kBurnChunk);
+  for (std::size_t i = skip_end; i < kChunks; ++i) secure_zero(area + i * kBurnChunk, kBurnChunk);
 }
 
 }  // namespace shakedown::internal

@@ -13,15 +13,32 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 namespace shakedown::internal {
 
 // The deepest burn: a backend that needs more must shrink its frame.
 inline constexpr std::size_t kMaxStackBurn = 4096;
 
-// Zeroes the `bytes` (<= kMaxStackBurn) of stack just below the caller's frame. Defined in stack_burn.cc, compiled
-// without ISA flags: an inline definition instantiated in a -mavx512f file could be the one the linker keeps.
-void burn_stack(std::size_t bytes) noexcept;
+// Bytes of a finished function's frame that it zeroed itself before returning, so that the burn after it can skip
+// them: a block loop that wipes its K + W array while its last rounds consume it (stores issued among the rounds,
+// which hold the ALUs) instead of leaving the array to the burn (stores issued after them).
+struct WipedSpan {
+  std::uintptr_t begin = 0;
+  std::size_t bytes = 0;
+};
+
+// Returns the span of p[0..bytes), which the caller has zeroed. The asm keeps the compiler from dropping those
+// zeroing stores as dead: the array is a local of the returning function.
+[[gnu::always_inline]] inline WipedSpan wiped_span(void* p, std::size_t bytes) noexcept {
+  __asm__ __volatile__("" : : "r"(p) : "memory");
+  return {reinterpret_cast<std::uintptr_t>(p), bytes};
+}
+
+// Zeroes the `bytes` (<= kMaxStackBurn) of stack just below the caller's frame, except what lies in `wiped`.
+// Defined in stack_burn.cc, compiled without ISA flags: an inline definition instantiated in a -mavx512f file could
+// be the one the linker keeps.
+void burn_stack(std::size_t bytes, WipedSpan wiped = {}) noexcept;
 
 
 }  // namespace shakedown::internal
