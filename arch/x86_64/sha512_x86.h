@@ -19,8 +19,8 @@ namespace shakedown::internal {
 namespace {
 
 // The stored K + W of the two blocks, each contiguous so that a round reads its word at a fixed
-// displacement from the start of its group of eight (sha2_rounds2). A ring for block A (Sha512WkRing) would take
-// 384 bytes off the burn, but measured 9% slower on AMD Zen 3 (SHA-512 at 16 KiB, bench/: 647 against 718 MB/s).
+// displacement from the start of its group of eight (sha2_rounds2). A ring for block A would take 384 bytes off
+// the burn, but measured 9% slower on AMD Zen 3 (SHA-512 at 16 KiB, bench/: 647 against 718 MB/s).
 struct Sha512WkPair {
   alignas(32) std::uint64_t w[2][80];
   const std::uint64_t* at(int lane, int t) const { return w[lane] + t; }
@@ -36,19 +36,6 @@ struct Sha512WkPair {
   }
 };
 static_assert(sizeof(Sha512WkPair) == 1280);
-
-// A lone block's K + W in a ring of 32: the schedule writes word t + 16 while the rounds have yet to read
-// t .. t + 15 (sha512_rounds16_scheduling), so 32 slots never overwrite an unread word, and a group of eight read by
-// sha2_rounds2 (t a multiple of 8) never wraps. A 100-byte update or a padding block then leaves 256 bytes of
-// K + W on the stack instead of 1280, and the burn after it is that much shorter (stack_burn.h).
-struct Sha512WkRing {
-  alignas(32) std::uint64_t w[32];
-  const std::uint64_t* at(int, int t) const { return w + t % 32; }
-  [[gnu::always_inline]] void store(int t, __m256i sum) {
-    _mm_store_si128(reinterpret_cast<__m128i*>(w + t % 32), _mm256_castsi256_si128(sum));
-  }
-};
-static_assert(sizeof(Sha512WkRing) == 256);
 
 // §6.4.2 step 1 for t, t+1, given the ring x[0..7] = W[t-16, t-15], ..., W[t-2, t-1] (per lane)
 // rotated so that x[(I0 + j) % 8] holds W[t-16+2j, t-15+2j]. Overwrites the oldest entry.
@@ -74,9 +61,8 @@ inline constexpr Sha512KTwice kSha512KTwice = [] {
 static_assert(kSha512KTwice.k[0] == kSha512K[0] && kSha512KTwice.k[3] == kSha512K[1] &&
               kSha512KTwice.k[158] == kSha512K[78] && kSha512KTwice.k[157] == kSha512K[79]);
 
-// Stores K[t, t+1] + W[t, t+1] (t even) of the blocks wk keeps.
-template <class Wk>
-[[gnu::always_inline]] inline void sha512_store_wk(Wk& wk, int t, __m256i w) {
+// Stores K[t, t+1] + W[t, t+1] (t even) of both blocks.
+[[gnu::always_inline]] inline void sha512_store_wk(Sha512WkPair& wk, int t, __m256i w) {
   wk.store(t, _mm256_add_epi64(w, _mm256_load_si256(reinterpret_cast<const __m256i*>(kSha512KTwice.k + 2 * t))));
 }
 
@@ -94,24 +80,19 @@ template <class Wk>
       _mm_loadu_si128(reinterpret_cast<const __m128i*>(b)), 1));
 }
 
-// The same 16 bytes of one block into both lanes: a broadcast load, no vinserti128 (a shuffle uop).
-[[gnu::always_inline]] inline __m256i sha512_load_words(const std::uint8_t* a) {
-  return sha512_bswap_words(_mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i*>(a))));
-}
-
 // Schedule step J (W[t+16+2J, t+17+2J] of both blocks, stored with K), then rounds t+2J, t+2J+1 of block A:
 // one step per pair of rounds, so that the vector work issues among the scalar rounds.
-template <class Sigma, int J, class Wk>
-[[gnu::always_inline]] inline void sha512_step_and_rounds2(Sha2Vars<std::uint64_t>& s, __m256i (&x)[8], Wk& wk,
-                                                           int t) {
+template <class Sigma, int J>
+[[gnu::always_inline]] inline void sha512_step_and_rounds2(Sha2Vars<std::uint64_t>& s, __m256i (&x)[8],
+                                                           Sha512WkPair& wk, int t) {
   sha512_store_wk(wk, t + 16 + 2 * J, sha512_schedule2<Sigma, J>(x));
   sha2_rounds2<(2 * J) % 8>(s, wk.at(0, t + (J / 4) * 8));
 }
 
 // Sixteen rounds t..t+15 of block A, scheduling W[t+16..t+31] of both blocks alongside.
-template <class Sigma, class Wk>
-[[gnu::always_inline]] inline void sha512_rounds16_scheduling(Sha2Vars<std::uint64_t>& s, __m256i (&x)[8], Wk& wk,
-                                                              int t) {
+template <class Sigma>
+[[gnu::always_inline]] inline void sha512_rounds16_scheduling(Sha2Vars<std::uint64_t>& s, __m256i (&x)[8],
+                                                              Sha512WkPair& wk, int t) {
   sha512_step_and_rounds2<Sigma, 0>(s, x, wk, t);
   sha512_step_and_rounds2<Sigma, 1>(s, x, wk, t);
   sha512_step_and_rounds2<Sigma, 2>(s, x, wk, t);
@@ -123,26 +104,14 @@ template <class Sigma, class Wk>
 }
 
 // The 80 rounds of block A into h, scheduling as they go: x holds its first 16 words, wk their K + W.
-template <class Sigma, class Wk>
-[[gnu::always_inline]] inline void sha512_rounds80_lane_a(std::uint64_t h[8], __m256i (&x)[8], Wk& wk) {
+template <class Sigma>
+[[gnu::always_inline]] inline void sha512_rounds80_lane_a(std::uint64_t h[8], __m256i (&x)[8], Sha512WkPair& wk) {
   Sha2Vars<std::uint64_t> s = sha2_load_vars(h);
   // The ring index restarts at 0 every 16 rounds because 8 schedule steps rotate it fully.
   for (int t = 0; t < 64; t += 16) sha512_rounds16_scheduling<Sigma>(s, x, wk, t);
   sha2_rounds8(s, wk.at(0, 64));
   sha2_rounds8(s, wk.at(0, 72));
   sha2_add_vars(h, s);
-}
-
-// One block, the same schedule (block A twice) on the ring (Sha512WkRing). Not inlined: its frame is burnt.
-template <class Sigma>
-[[gnu::noinline]] void sha512_block_1lane(std::uint64_t h[8], const std::uint8_t* data) {
-  Sha512WkRing wk;
-  __m256i x[8];
-  for (int j = 0; j < 8; ++j) {
-    x[j] = sha512_load_words(data + 16 * j);
-    sha512_store_wk(wk, 2 * j, x[j]);
-  }
-  sha512_rounds80_lane_a<Sigma>(h, x, wk);
 }
 
 // Block B's 80 rounds on its stored K + W. In the last pair of a call (kWipe) they also zero the K + W of both
@@ -170,10 +139,13 @@ template <bool kWipe>
 // line changed its speed (AMD Zen 3, bench/: the same code measured 710 MB/s at 16 KiB starting 48 bytes into a
 // line, 734-736 starting at 0 or 16, in four builds).
 template <class Sigma>
-[[gnu::noinline, gnu::aligned(64)]] WipedSpan sha512_blocks_2lane(std::uint64_t h[8], const std::uint8_t* data, std::size_t nblocks) {
+[[gnu::noinline, gnu::aligned(64)]] WipedSpan sha512_blocks_2lane(std::uint64_t h[8], const std::uint8_t* data,
+                                                                  std::size_t nblocks) {
   Sha512WkPair wk;
   while (nblocks > 0) {
-    // An odd last block also goes in lane B; its copy's rounds are skipped.
+    // An odd last block, or a lone one, also goes in lane B; its copy's rounds are skipped. A lone block (a
+    // context fed small updates pads its last one alone) is faster so than through a ring of 32 K + W words with
+    // 1024 bytes burnt (Zen 3, bench/: SHA-512 of 64 bytes 177 -> 184 MB/s, of 256 bytes 335 -> 348).
     const bool pair = nblocks >= 2;
     const std::uint8_t* block_b = pair ? data + 128 : data;
     __m256i x[8];
@@ -188,7 +160,7 @@ template <class Sigma>
     } else if (pair) {
       sha512_rounds80_lane_b<true>(h, wk);
     } else {
-      std::memset(&wk, 0, sizeof wk);  // the last block: its copy in lane B is skipped
+      std::memset(&wk, 0, sizeof wk);  // the last block, alone
     }
     const std::size_t done = pair ? 2 : 1;
     data += 128 * done;
@@ -198,21 +170,13 @@ template <class Sigma>
 }
 
 
-// The seam entry point of both single-message SHA-512 backends: a lone block through the ring, more through the
-// pairs, then the burn of the frame (stack_burn.h): K + W and spilled working variables, less the pairs' K + W,
-// which their last rounds wiped. Frames (-O3, gcc 12 / clang 19): AVX-512 one block 648 / 376 bytes, pairs
-// 1352 / 1432; AVX2 one block 776 / 440, pairs 1512 / 1432 (kSha512X86Stack), each with margin.
-inline constexpr std::size_t kSha512OneBlockStack = 1024;
-
+// The seam entry point of both single-message SHA-512 backends: the pairs, then the burn of the frame
+// (stack_burn.h): K + W and spilled working variables, less the K + W, which the last block's rounds or a memset
+// left zero. Frames (-O3, gcc 12 / clang 19): AVX-512 1352 / 1432 bytes, AVX2 1512 / 1432 (kSha512X86Stack).
 template <class Sigma>
 void sha512_x86_blocks(std::uint64_t h[8], const std::uint8_t* data, std::size_t nblocks) {
   if (nblocks == 0) return;
-  if (nblocks == 1) {
-    sha512_block_1lane<Sigma>(h, data);
-    burn_stack(kSha512OneBlockStack);
-  } else {
-    burn_stack(kSha512X86Stack, sha512_blocks_2lane<Sigma>(h, data, nblocks));
-  }
+  burn_stack(kSha512X86Stack, sha512_blocks_2lane<Sigma>(h, data, nblocks));
 }
 
 }  // namespace
