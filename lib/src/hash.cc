@@ -24,18 +24,18 @@ using internal::named_backend_info;
 
 // The state for one algorithm in a local variable: the one-shot path builds no Hasher.
 template <Family F>
-void oneshot(Algorithm alg, const BackendOf<F>& be, const std::uint8_t* data, std::size_t len, std::uint8_t* out,
-             std::size_t outlen) {
+void oneshot(const internal::AlgorithmSpec& spec, const BackendOf<F>& be, const std::uint8_t* data, std::size_t len,
+             std::uint8_t* out, std::size_t outlen) {
   if constexpr (F == Family::keccak) {
-    if (be.digest && be.digest(alg, data, len, out, outlen)) return;  // the backend's one-shot hook (CPACF KLMD)
+    if (be.digest && be.digest(spec.alg, data, len, out, outlen)) return;  // the backend's one-shot hook (CPACF KLMD)
   }
   using Framing = internal::Framing<F>;
   detail::StateOf<F> s;
-  Framing::init(s, internal::spec(alg));
+  Framing::init(s, spec);
   const bool fits = Framing::absorb(s, be, data, len);
   if (fits) Framing::finish(s, be, out, outlen);
   secure_zero(&s, sizeof s);
-  if (!fits) throw_too_long(alg);
+  if (!fits) throw_too_long(spec.alg);
 }
 
 }  // namespace
@@ -189,15 +189,18 @@ namespace {
 
 // The one-shot path of every hash() overload, default or named backend: the backend's one-shot hook
 // (CPACF KLMD) is reached the same way whichever way the backend was chosen.
+// The algorithm's row is looked up (and alg checked) once: each of family_of(), is_xof() and digest_size() is a
+// call of its own, which a one-shot of a short message paid several times (2% of SHA-512 of 256 bytes, perf).
 void hash_via(Algorithm alg, const BackendInfo* be, const void* data, std::size_t len, void* out, std::size_t outlen) {
+  const internal::AlgorithmSpec& spec = internal::spec(alg);
   check_pointer(data, len, "input");
-  check_output_length(alg, outlen);
+  check_output_length(spec, outlen);
   check_pointer(out, outlen, "output");
   const auto* in = static_cast<const std::uint8_t*>(data);
   const auto run = [&](std::uint8_t* to) {
-    visit_family(family_of(alg), [&]<class T>(T) { oneshot<T::kFamily>(alg, row_of<T::kFamily>(be), in, len, to, outlen); });
+    visit_family(spec.family, [&]<class T>(T) { oneshot<T::kFamily>(spec, row_of<T::kFamily>(be), in, len, to, outlen); });
   };
-  if (is_xof(alg) || outlen == 0) {
+  if (spec.xof || outlen == 0) {
     run(static_cast<std::uint8_t*>(out));
     return;
   }

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "internal/algorithm_spec.h"
 #include "internal/registry.h"
 #include "shakedown/backend.h"
 #include "shakedown/error.h"
@@ -31,11 +32,12 @@ inline void check_pointer(const void* p, std::size_t len, std::string_view what)
     throw Error(Errc::null_pointer, std::string(what) + " is null with length " + std::to_string(len));
 }
 
-inline void check_output_length(Algorithm alg, std::size_t len) {
-  if (!is_xof(alg) && len != digest_size(alg))
-    throw Error(Errc::bad_output_length, std::string(name(alg)) + " produces " + std::to_string(digest_size(alg)) +
+inline void check_output_length(const AlgorithmSpec& spec, std::size_t len) {
+  if (!spec.xof && len != spec.digest) [[unlikely]]
+    throw Error(Errc::bad_output_length, std::string(spec.name) + " produces " + std::to_string(spec.digest) +
                                              " bytes; " + std::to_string(len) + " requested");
 }
+inline void check_output_length(Algorithm alg, std::size_t len) { check_output_length(spec(alg), len); }
 
 // The std::vector conveniences: an output that cannot be allocated (SIZE_MAX from SHAKE, say) is an
 // Error with a code like every other refusal, not std::length_error or std::bad_alloc.
