@@ -117,7 +117,8 @@ template <class Sigma>
 // Block B's 80 rounds on its stored K + W. In the last pair of a call (kWipe) they also zero the K + W of both
 // blocks as they consume it, so that the burn after the call skips those 1280 bytes (WipedSpan, stack_burn.h):
 // issued among the last rounds, the zeroing stores cost less than in the burn after them (AMD Zen 3, bench/:
-// sha512-upd100 576 -> 634 MB/s). Only the last pair: wiping in every pair cost 8% at 16 KiB (736 -> 676 MB/s).
+// sha512-upd100 576 -> 605-636 MB/s, by where the message lies). Only the last pair: wiping in every pair cost 8% at
+// 16 KiB (736 -> 676 MB/s).
 template <bool kWipe>
 [[gnu::always_inline]] inline void sha512_rounds80_lane_b(std::uint64_t h[8], Sha512WkPair& wk) {
   Sha2Vars<std::uint64_t> s = sha2_load_vars(h);
