@@ -124,13 +124,13 @@ template <bool kWipe>
   Sha2Vars<std::uint64_t> s = sha2_load_vars(h);
   for (int t = 0; t < 80; t += 8) {
     sha2_rounds2<0>(s, wk.at(1, t));
-    if (kWipe) wk.wipe(t);
+    if constexpr (kWipe) wk.wipe(t);
     sha2_rounds2<2>(s, wk.at(1, t));
-    if (kWipe) wk.wipe(t + 2);
+    if constexpr (kWipe) wk.wipe(t + 2);
     sha2_rounds2<4>(s, wk.at(1, t));
-    if (kWipe) wk.wipe(t + 4);
+    if constexpr (kWipe) wk.wipe(t + 4);
     sha2_rounds2<6>(s, wk.at(1, t));
-    if (kWipe) wk.wipe(t + 6);
+    if constexpr (kWipe) wk.wipe(t + 6);
   }
   sha2_add_vars(h, s);
 }
@@ -144,9 +144,9 @@ template <class Sigma>
                                                                   std::size_t nblocks) {
   Sha512WkPair wk;
   while (nblocks > 0) {
-    // An odd last block, or a lone one, also goes in lane B; its copy's rounds are skipped. A lone block (a
-    // context fed small updates pads its last one alone) is faster so than through a ring of 32 K + W words with
-    // 1024 bytes burnt (Zen 3, bench/: SHA-512 of 64 bytes 177 -> 184 MB/s, of 256 bytes 335 -> 348).
+    // An odd last block, or a lone one, also goes in lane B; its copy's rounds are skipped. A lone block (a short
+    // message's padded tail, say) costs less so than it did through a ring of 32 K + W words with 1024 bytes burnt
+    // (Zen 3, bench/: SHA-512 of 64 bytes 177 -> 184 MB/s, of 256 bytes 335 -> 348).
     const bool pair = nblocks >= 2;
     const std::uint8_t* block_b = pair ? data + 128 : data;
     __m256i x[8];
@@ -169,7 +169,6 @@ template <class Sigma>
   }
   return wiped_span(&wk, sizeof wk);
 }
-
 
 // The seam entry point of both single-message SHA-512 backends: the pairs, then the burn of the frame
 // (stack_burn.h): K + W and spilled working variables, less the K + W, which the last block's rounds or a memset
