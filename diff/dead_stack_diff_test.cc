@@ -201,7 +201,8 @@ TEST(DeadStackScan, FindsAValueAFunctionLeftInItsFrame) {
 TEST(DeadStackScan, BurnSkipsOnlyWhatTheFunctionWiped) {
   constexpr std::uint64_t kSecret = 0x5ec7e75ec7e7b0b0ull;
   PaintedStack stack;
-  stack.run([] { internal::burn_stack(1024, leave_in_frame_wiping_middle(kSecret)); });
+  // 2048 bytes: the 768-byte array with room for any ABI's save areas and padding around it.
+  stack.run([] { internal::burn_stack(2048, leave_in_frame_wiping_middle(kSecret)); });
   trace::Secrets secrets;
   secrets.add_word64(kSecret, "planted");
   EXPECT_EQ(secrets.find_in(stack.dead()), "") << "burn_stack left a word outside the span the function wiped";
