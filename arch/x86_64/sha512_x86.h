@@ -145,7 +145,7 @@ template <class Sigma>
   Sha512WkPair wk;
   while (nblocks > 0) {
     // An odd last block, or a lone one, also goes in lane B; its copy's rounds are skipped. A lone block (a short
-    // message's padded tail, say) costs less so than it did through a ring of 32 K + W words with 1024 bytes burnt
+    // message's padded tail, say) costs less this way than through a ring of 32 K + W words with 1024 bytes burnt
     // (Zen 3, bench/: SHA-512 of 64 bytes 177 -> 184 MB/s, of 256 bytes 335 -> 348).
     const bool pair = nblocks >= 2;
     const std::uint8_t* block_b = pair ? data + 128 : data;

@@ -188,9 +188,9 @@ void Hasher::squeeze(std::span<std::uint8_t> out) { squeeze(out.data(), out.size
 namespace {
 
 // The one-shot path of every hash() overload, default or named backend: the backend's one-shot hook
-// (CPACF KLMD) is reached the same way whichever way the backend was chosen.
-// The algorithm's row is looked up (and alg checked) once: each of family_of(), is_xof() and digest_size() is a
-// call of its own, which a one-shot of a short message paid several times (2% of SHA-512 of 256 bytes, perf).
+// (CPACF KLMD) is reached the same way whichever way the backend was chosen. The algorithm's row is looked up (and
+// alg checked) once: family_of(), is_xof() and digest_size() are each a call of their own, which a one-shot of a
+// short message paid several times (2% of SHA-512 of 256 bytes, perf).
 void hash_via(Algorithm alg, const BackendInfo* be, const void* data, std::size_t len, void* out, std::size_t outlen) {
   const internal::AlgorithmSpec& spec = internal::spec(alg);
   check_pointer(data, len, "input");
