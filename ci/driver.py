@@ -78,6 +78,26 @@ def merge_excludes(args):
     return rest + ["-E", excluded[0] if len(excluded) == 1 else "|".join(f"({e})" for e in excluded)]
 
 
+def ctest_literal(text):
+    """A ctest regex (Spencer's syntax, cmsys) that matches this text character for character."""
+    return re.sub(r"([\\.^$|()\[\]*+?])", r"\\\1", text)
+
+
+def narrow_includes(args, regex, list_entries):
+    """The ctest arguments with --only's -R added. ctest keeps only the last -R, so a row that has an -R of its own
+    (host-tsan: the suites its build has) would lose it and run entries whose programs were never built: there the
+    two are intersected through ctest's listings (list_entries(args) -> names), and the entries both select are
+    named exactly. None when they select nothing in common."""
+    if "-R" not in args:
+        return args + ["-R", regex]
+    at = args.index("-R") + 1
+    theirs = set(list_entries(args))
+    both = [n for n in list_entries(args[:at] + [regex] + args[at + 1:]) if n in theirs]
+    if not both:
+        return None
+    return args[:at - 1] + args[at + 1:] + ["-R", "^(" + "|".join(ctest_literal(n) for n in both) + ")$"]
+
+
 def env_entries_regex(names):
     """A ctest regex of every entry of these env rows: their suites, fuzz drivers and self-tests (<env>.*), a run=
     row's own entry (<env>) and the contract runs in them (asm_contract.<family>[.flip-<id>].<env>)."""
@@ -248,7 +268,10 @@ class Driver:
         With --fail-fast the single tests run first (seconds each), then the environments' whole-suite entries
         (minutes each): ctest starts the costliest entries first, which would put the first failure minutes
         away."""
-        args, env = self.ctest_args(row)
+        args, env = self.ctest_args(row, lambda a, e: self.listing(build_dir, a, e)[1])
+        if args is None:
+            self.note(f"{row.name}: no entries of {self.args.only} in this build")
+            return []
         passes = [("", args)]
         if self.args.fail_fast:
             passes = fail_fast_passes(args, [r.name for r in self.matrix.envs(row.arch)])
@@ -265,9 +288,11 @@ class Driver:
             self.fail_step(f"{row.name}: ctest found no tests")
         return found
 
-    def ctest_args(self, row):
+    def ctest_args(self, row, list_entries=None):
         """The ctest arguments of a build row in this mode (its ctest=, and verify-ctest= or test-ctest=, less the
-        env rows this mode leaves out, narrowed by --only) and the environment ctest runs with."""
+        env rows this mode leaves out, narrowed by --only) and the environment ctest runs with. The arguments are
+        None when --only leaves nothing of the row; list_entries (args, env -> names: ctest's listing) is needed
+        only for --only on a row with an -R of its own (narrow_includes)."""
         args = row.items("ctest")
         if self.args.mode in ("verify", "quick", "deep"):
             args += row.items("verify-ctest")
@@ -281,17 +306,22 @@ class Driver:
         env.update(e.partition("=")[::2] for e in row.extra_env)
         if self.args.only:
             regex, gtest_filter = self.only_filters(row.arch)
-            args += ["-R", regex]
+            args = narrow_includes(args, regex, lambda a: list_entries(a, env))
             env["SHAKEDOWN_GTEST_FILTER"] = gtest_filter  # not GTEST_FILTER: see tests/support/test_main.cc
         return args, env
 
-    def ctest_pass(self, row, build_dir, args, env, label):
-        listing_text = subprocess.run(["ctest", "--test-dir", build_dir, "--show-only=json-v1"] + args,
-                                      capture_output=True, text=True, env=env).stdout
+    @staticmethod
+    def listing(build_dir, args, env):
+        """ctest's listing of the entries these arguments select: (its JSON text, their names)."""
+        text = subprocess.run(["ctest", "--test-dir", build_dir, "--show-only=json-v1"] + args,
+                              capture_output=True, text=True, env=env).stdout
         try:
-            names = [t["name"] for t in json.loads(listing_text).get("tests", [])]
+            return text, [t["name"] for t in json.loads(text).get("tests", [])]
         except json.JSONDecodeError:
-            names = []
+            return text, []
+
+    def ctest_pass(self, row, build_dir, args, env, label):
+        listing_text, names = self.listing(build_dir, args, env)
         if not names:
             return []
         name = f"{row.name}{' ' + label if label else ''}"

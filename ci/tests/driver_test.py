@@ -127,6 +127,43 @@ class OnlyTest(unittest.TestCase):
         self.assertIn("*/sha512_256__x86_64_phe2", gtest)
 
 
+class OnlyOnARowWithItsOwnIncludeTest(unittest.TestCase):
+    """ctest keeps only the last -R: --only on host-tsan (ctest=-R,...) must not replace the row's own selection,
+    or ctest runs entries whose programs the TSan build never built ("Unable to find executable")."""
+    ENTRIES = ["unit.Registry.Names", "unit.EveryBackend/Pinned.Runs/sha512__x86_64_avx2",
+               "diff.EveryBackend/SignalDiff.InHandler/sha512__x86_64_avx2",
+               "diff.EveryBackend/Diff.Many/sha512__x86_64_avx2", "fuzz.fuzz_hash.replay"]
+
+    def lister(self, args):
+        """ctest's listing over ENTRIES, for -R and -E as ctest applies them (the last of each)."""
+        include = [args[i + 1] for i, a in enumerate(args[:-1]) if a == "-R"]
+        exclude = [args[i + 1] for i, a in enumerate(args[:-1]) if a == "-E"]
+        return [n for n in self.ENTRIES
+                if (not include or re.search(include[-1], n)) and not (exclude and re.search(exclude[-1], n))]
+
+    def test_the_rows_selection_and_the_backends_entries_are_intersected(self):
+        row_args = ["-R", "Signal|Registry|unit\\.", "-E", "Names"]
+        args = driver.narrow_includes(row_args, "/sha512__x86_64_avx2$|^fuzz\\.", self.lister)
+        self.assertEqual(args.count("-R"), 1)
+        self.assertEqual(self.lister(args), ["unit.EveryBackend/Pinned.Runs/sha512__x86_64_avx2",
+                                             "diff.EveryBackend/SignalDiff.InHandler/sha512__x86_64_avx2"])
+        self.assertIsNone(driver.narrow_includes(["-R", "Registry"], "avx2", self.lister))  # nothing in common
+        self.assertEqual(driver.narrow_includes(["-L", "x"], "r", self.lister), ["-L", "x", "-R", "r"])
+
+    def test_the_tsan_row_keeps_its_suites(self):
+        d = driver.Driver(driver.parse_args(["test", "--only", "sha512/x86_64/avx2"]))
+        d.matrix, d.arches = Matrix(), ["x86_64"]
+        args, _ = d.ctest_args(d.matrix.row("x86_64", "host-tsan"), lambda a, env: self.lister(a))
+        self.assertEqual(self.lister(args), ["unit.EveryBackend/Pinned.Runs/sha512__x86_64_avx2",
+                                             "diff.EveryBackend/SignalDiff.InHandler/sha512__x86_64_avx2"])
+
+    def test_a_name_is_matched_literally(self):
+        name = "diff.a/b (c|d) [e]*+?^$\\x"
+        literal = driver.ctest_literal(name)
+        self.assertTrue(re.fullmatch(literal, name))
+        self.assertFalse(re.fullmatch(literal, "diff-a/b (c|d) [e]*+?^$\\x"))
+
+
 class FailFastTest(unittest.TestCase):
     def test_single_tests_first_then_the_environments(self):
         passes = driver.fail_fast_passes(["-L", "x"], ["qemu-a.b", "emul.c"])
