@@ -42,6 +42,8 @@ template <>
 struct Avx2Lanes<std::uint32_t> : Avx2Common {
   using Word = std::uint32_t;
   static constexpr int kLanes = 8;
+  // K[t] by a broadcast each round (sha2_lanes.h): rows of copies made eight lanes of SHA-256 no faster on Zen 3.
+  static constexpr bool kRoundConstantRows = false;
   [[gnu::always_inline]] static Reg add(Reg a, Reg b) { return _mm256_add_epi32(a, b); }
   [[gnu::always_inline]] static Reg broadcast(const Word* p) {
     return _mm256_set1_epi32(static_cast<int>(*p));
@@ -84,6 +86,8 @@ template <>
 struct Avx2Lanes<std::uint64_t> : Avx2Common {
   using Word = std::uint64_t;
   static constexpr int kLanes = 4;
+  // K[t] from a row of four copies, as the add's memory operand (sha2_lanes.h): AVX2 has no broadcast operand.
+  static constexpr bool kRoundConstantRows = true;
   [[gnu::always_inline]] static Reg add(Reg a, Reg b) { return _mm256_add_epi64(a, b); }
   [[gnu::always_inline]] static Reg broadcast(const Word* p) {
     return _mm256_set1_epi64x(static_cast<long long>(*p));

@@ -70,6 +70,7 @@ template <>
 struct Avx512Lanes<std::uint32_t> : Avx512Common {
   using Word = std::uint32_t;
   static constexpr int kLanes = 16;
+  static constexpr bool kRoundConstantRows = false;  // K[t] as the add's broadcast operand ({1to16})
   [[gnu::always_inline]] static Reg add(Reg a, Reg b) { return _mm512_add_epi32(a, b); }
   [[gnu::always_inline]] static Reg broadcast(const Word* p) { return _mm512_set1_epi32(static_cast<int>(*p)); }
   // A row of a SHA-2 state (sha2_lanes.h): 8 words in the low half, the upper half zero.
@@ -117,6 +118,7 @@ template <>
 struct Avx512Lanes<std::uint64_t> : Avx512Common {
   using Word = std::uint64_t;
   static constexpr int kLanes = 8;
+  static constexpr bool kRoundConstantRows = false;  // K[t] as the add's broadcast operand ({1to8})
   [[gnu::always_inline]] static Reg add(Reg a, Reg b) { return _mm512_add_epi64(a, b); }
   [[gnu::always_inline]] static Reg broadcast(const Word* p) {
     return _mm512_set1_epi64(static_cast<long long>(*p));
@@ -165,6 +167,7 @@ struct Avx512Lanes<std::uint64_t> : Avx512Common {
 // vprorq for the rotates, vpternlogq for χ, Ch, Maj and the three-way XORs, and 32 registers to hold them
 // (keccak_avx512vl.cc: four Keccak states in 25 registers, where AVX2's 16 spill; sha512_avx512vl.cc).
 struct Avx512VlLanes64 : Avx2Lanes<std::uint64_t> {
+  static constexpr bool kRoundConstantRows = false;  // K[t] as the add's broadcast operand ({1to4})
   template <int N>
   [[gnu::always_inline]] static Reg rol(Reg x) {
     if constexpr (N == 0) return x;

@@ -60,6 +60,32 @@ struct Sha2Lanes {
   static constexpr int L = V::kLanes;
   static constexpr std::size_t kBlock = 16 * sizeof(Word);
 
+  // K (§4.2.2, §4.2.3) as rows of L copies, for a policy with kRoundConstantRows: round t adds row t as a memory
+  // operand, one instruction where a broadcast of K[t] and the add are two (AVX2, which has no broadcast operand:
+  // four lanes of SHA-512 1.6% faster at 4 KiB and 1.8% at 16 KiB on Zen 3).
+  struct RoundConstantRows {
+    alignas(64) Word k[C::kRounds][L];
+  };
+  static constexpr RoundConstantRows kRoundConstantRows = [] {
+    RoundConstantRows rows{};
+    for (int t = 0; t < C::kRounds; ++t)
+      for (int l = 0; l < L; ++l) rows.k[t][l] = C::K[t];
+    return rows;
+  }();
+
+  // K[t] for the round whose constant is *k (k points into C::K).
+  [[gnu::always_inline]] static Reg round_constant(const Word* k) {
+    if constexpr (V::kRoundConstantRows) {
+      const Word* row = kRoundConstantRows.k[k - C::K];
+      // Hidden from gcc, which otherwise folds the row back into a constant that it builds with MOVABS and a
+      // broadcast and keeps on the stack.
+      asm("" : "+r"(row));
+      return V::load(row);
+    } else {
+      return V::broadcast(k);
+    }
+  }
+
   template <const int (&R)[3]>
   [[gnu::always_inline]] static Reg big_sigma(Reg x) {
     return V::xor3(V::template ror<R[0]>(x), V::template ror<R[1]>(x), V::template ror<R[2]>(x));
@@ -79,7 +105,7 @@ struct Sha2Lanes {
     Reg& f = v[(13 - R) % 8];
     Reg& g = v[(14 - R) % 8];
     Reg& h = v[(15 - R) % 8];
-    const Reg t1 = V::add(V::add(V::add(h, V::broadcast(k)), w), V::add(big_sigma<C::S1>(e), V::ch(e, f, g)));
+    const Reg t1 = V::add(V::add(V::add(h, round_constant(k)), w), V::add(big_sigma<C::S1>(e), V::ch(e, f, g)));
     d = V::add(d, t1);
     h = V::add(V::add(t1, V::maj(a, b, c)), big_sigma<C::S0>(a));
   }
