@@ -3,7 +3,7 @@
 //
 // The permutations are compiled for AVX2, BMI1 and BMI2 (x86_target.h). Many messages: keccak_lanes.h on
 // lanes_avx2.h (ρ by two shifts and an OR, or one byte shuffle for 8 and 56; χ by ANDN and XOR). Single
-// messages: keccak_x86.h, the code of x86_64/bmi2.
+// messages: keccak_x86.h, the code of x86_64/bmi2. What bounds the four lanes, and what was tried: docs/history.md §4.
 #include <immintrin.h>
 
 #include <bit>

@@ -62,7 +62,7 @@ struct Sha2Lanes {
 
   // K (§4.2.2, §4.2.3) as rows of L copies, for a policy with kRoundConstantRows: round t adds row t as a memory
   // operand, one instruction where a broadcast of K[t] and the add are two (AVX2, which has no broadcast operand:
-  // four lanes of SHA-512 1.6% faster at 4 KiB and 1.8% at 16 KiB on Zen 3).
+  // four lanes of SHA-512 1.6% faster at 4 KiB and 1.8% at 16 KiB on Zen 3; docs/history.md §4).
   struct RoundConstantRows {
     alignas(64) Word k[C::kRounds][L];
   };
