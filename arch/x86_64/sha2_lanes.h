@@ -63,11 +63,11 @@ struct Sha2Lanes {
   // K (§4.2.2, §4.2.3) as rows of L copies, for a policy with kRoundConstantRows: round t adds row t as a memory
   // operand, one instruction where a broadcast of K[t] and the add are two (AVX2, which has no broadcast operand:
   // four lanes of SHA-512 1.6% faster at 4 KiB and 1.8% at 16 KiB on Zen 3; docs/history.md §4).
-  struct RoundConstantRows {
+  struct RowsOfK {
     alignas(64) Word k[C::kRounds][L];
   };
-  static constexpr RoundConstantRows kRoundConstantRows = [] {
-    RoundConstantRows rows{};
+  static constexpr RowsOfK kRowsOfK = [] {
+    RowsOfK rows{};
     for (int t = 0; t < C::kRounds; ++t)
       for (int l = 0; l < L; ++l) rows.k[t][l] = C::K[t];
     return rows;
@@ -76,7 +76,7 @@ struct Sha2Lanes {
   // K[t] for the round whose constant is *k (k points into C::K).
   [[gnu::always_inline]] static Reg round_constant(const Word* k) {
     if constexpr (V::kRoundConstantRows) {
-      const Word* row = kRoundConstantRows.k[k - C::K];
+      const Word* row = kRowsOfK.k[k - C::K];
       // Hidden from gcc, which otherwise folds the row back into a constant that it builds with MOVABS and a
       // broadcast and keeps on the stack.
       asm("" : "+r"(row));
