@@ -190,14 +190,13 @@ TEST(DeadStackScan, FindsAValueAFunctionLeftInItsFrame) {
 // burn_stack's skip of a span that the finished function wiped itself (WipedSpan, lib/src/internal/stack_burn.h):
 // every other byte of the frame is burnt. The span's ends are off the burn's 64-byte grid whatever the frame's
 // 16-byte alignment (8 bytes past a multiple of 16 from the array's start), with secret words right beside them,
-// so a burn that rounded the skip outward, or skipped a chunk more on either side, leaves one of them. The array's
-// top 32 words are zero, not secret: burn_stack's own saved registers sit at the top of its frame, above its
-// array, so the topmost bytes of the finished frame are overwritten by those saves and not by the burn, and may
-// keep a word they do not cover (8 bytes under clang 19 with UBSan on riscv64); no backend keeps a secret there
-// (the suites above), and this test is about the skip.
+// so a burn that rounded the skip outward, or skipped a chunk more on either side, leaves one of them. The words at
+// the top of the frame are secret too: they lie where burn_stack_area keeps its saved registers and any padding
+// under them, which burn_stack_top must reach (with the top words zero, clang 19 with UBSan on riscv64 left the
+// word between the saves and the array unburnt, and this test did not see it).
 [[gnu::noinline]] internal::WipedSpan leave_in_frame_wiping_middle(std::uint64_t secret) {
   alignas(16) volatile std::uint64_t frame[128];
-  for (int i = 0; i < 128; ++i) frame[i] = i < 96 ? secret : 0;
+  for (int i = 0; i < 128; ++i) frame[i] = secret;
   for (int i = 25; i < 71; ++i) frame[i] = 0;
   return internal::wiped_span(const_cast<std::uint64_t*>(frame + 25), 46 * sizeof(std::uint64_t));
 }
@@ -210,6 +209,30 @@ TEST(DeadStackScan, BurnSkipsOnlyWhatTheFunctionWiped) {
   trace::Secrets secrets;
   secrets.add_word64(kSecret, "planted");
   EXPECT_EQ(secrets.find_in(stack.dead()), "") << "burn_stack left a word outside the span the function wiped";
+}
+
+// The very top of a finished frame, where burn_stack_area keeps its saved registers and any padding under them and
+// only burn_stack_top reaches. Separate words, not an array: gcc 12 aligns a local array to 16, which on x86-64 would
+// leave the word just under the return address unplanted.
+[[gnu::noinline]] void leave_at_frame_top(std::uint64_t secret) {
+  [[maybe_unused]] volatile std::uint64_t w0 = secret, w1 = secret, w2 = secret, w3 = secret, w4 = secret,
+                                          w5 = secret, w6 = secret, w7 = secret, w8 = secret, w9 = secret, w10 = secret,
+                                          w11 = secret, w12 = secret, w13 = secret, w14 = secret, w15 = secret;
+}
+
+TEST(DeadStackScan, BurnReachesTheTopOfTheFrame) {
+  constexpr std::uint64_t kSecret = 0x5ec7e75ec7e7c0c0ull;
+  trace::Secrets secrets;
+  secrets.add_word64(kSecret, "planted");
+  PaintedStack planted;
+  planted.run([] { leave_at_frame_top(kSecret); });
+  ASSERT_NE(secrets.find_in(planted.dead()), "") << "the words were not planted where the scan looks";
+  PaintedStack burnt;
+  burnt.run([] {
+    leave_at_frame_top(kSecret);
+    internal::burn_stack(256);
+  });
+  EXPECT_EQ(secrets.find_in(burnt.dead()), "") << "burn_stack left a word at the top of the finished frame";
 }
 
 INSTANTIATE_TEST_SUITE_P(EveryBackend, DeadStackDiff, ::testing::ValuesIn(test::all_alg_backends()),
