@@ -3,7 +3,7 @@
 // A block function written in C++ or intrinsics leaves message schedule words, working variables and state lanes
 // in its frame, whether or not it zeroes its own arrays (register spills are the compiler's; diff/
 // dead_stack_diff_test.cc finds them). So such a backend's code runs in a function that is never inlined, and its
-// seam entry point then calls burn_stack, whose frame starts where the finished function's did and covers it:
+// seam entry point then calls burn_stack, whose two calls' frames start where the finished function's did and cover it:
 //
 //   [[gnu::noinline]] void blocks_impl(...) { ... }            // anonymous namespace
 //   void sha256_blocks_avx2(...) { blocks_impl(...); burn_stack(kAvx2StackBytes); }
