@@ -213,7 +213,8 @@ TEST(DeadStackScan, BurnSkipsOnlyWhatTheFunctionWiped) {
 
 // The very top of a finished frame, where burn_stack_area keeps its saved registers and any padding under them and
 // only burn_stack_top reaches. Separate words, not an array: gcc 12 aligns a local array to 16, which on x86-64 would
-// leave the word just under the return address unplanted.
+// leave the word just under the return address unplanted. burn_stack_top lays out its words the same way, so a gap
+// both shared would go unseen here; BurnSkipsOnlyWhatTheFunctionWiped plants with an array, a layout of its own.
 [[gnu::noinline]] void leave_at_frame_top(std::uint64_t secret) {
   [[maybe_unused]] volatile std::uint64_t w0 = secret, w1 = secret, w2 = secret, w3 = secret, w4 = secret,
                                           w5 = secret, w6 = secret, w7 = secret, w8 = secret, w9 = secret, w10 = secret,
