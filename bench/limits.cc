@@ -277,10 +277,11 @@ int run() {
   }
   // Past this, even the least of the passes may have been disturbed: say so rather than let a ratio mislead.
   constexpr double kBusySpreadPercent = 10;
+  const char* busy = g_worst_spread > kBusySpreadPercent
+                         ? ": the host was busy, run again on a quiet one before trusting a ratio"
+                         : "";
   std::printf("\nEach figure is the least of %d passes spread over the run; the widest spread was %.0f%%%s\n", kPasses,
-              g_worst_spread,
-              g_worst_spread > kBusySpreadPercent ? ": the host was busy, run again on a quiet one before trusting a ratio"
-                                                  : "");
+              g_worst_spread, busy);
   if (!g_sane) {
     std::fprintf(stderr, "shakedown_limits: a probe measured no time (clock or timer broken)\n");
     return 1;
