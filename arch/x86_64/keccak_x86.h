@@ -75,10 +75,14 @@ struct KeccakRounds {
   SHAKEDOWN_KECCAK_INLINE static void round(const State& a, State& e, Word (&c)[5], std::uint64_t rc) {
     using keccak_constants::kRhoOffsets;
     using keccak_constants::pi_source;
+    // θ's D[x] = C[x-1] ^ ROT(C[x+1], 1) (§3.2.1, steps 2-3). Every lane of this round waits for it, and it waits
+    // for every lane of the last round (through C), so an Ops whose rotate is not one instruction may supply a
+    // shallower xor_rol1 (lanes_avx2.h).
     Word d[5];
     for_each_index<5>([&](auto x) SHAKEDOWN_KECCAK_ROUND_CODE {
       constexpr int i = x;
-      d[i] = Ops::xor2(c[(i + 4) % 5], Ops::template rol<1>(c[(i + 1) % 5]));
+      if constexpr (requires { Ops::xor_rol1(c[0], c[0]); }) d[i] = Ops::xor_rol1(c[(i + 4) % 5], c[(i + 1) % 5]);
+      else d[i] = Ops::xor2(c[(i + 4) % 5], Ops::template rol<1>(c[(i + 1) % 5]));
     });
     // Row by row: the five lanes π moves into output row y (§3.2.3), each after θ and ρ (§3.2.2), then χ
     // across the row (§3.2.4).
