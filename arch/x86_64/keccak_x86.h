@@ -76,8 +76,8 @@ struct KeccakRounds {
     using keccak_constants::kRhoOffsets;
     using keccak_constants::pi_source;
     // θ's D[x] = C[x-1] ^ ROT(C[x+1], 1) (§3.2.1, steps 2-3). Every lane of this round waits for it, and it waits
-    // for every lane of the last round (through C), so an Ops whose rotate is not one instruction may supply a
-    // shallower xor_rol1 (lanes_avx2.h).
+    // for every lane of the last round (through C), so how it is formed shows in the speed: an Ops whose rotate
+    // is not one instruction may supply its own xor_rol1 (lanes_avx2.h).
     Word d[5];
     for_each_index<5>([&](auto x) SHAKEDOWN_KECCAK_ROUND_CODE {
       constexpr int i = x;

@@ -89,10 +89,11 @@ struct Avx2Lanes<std::uint64_t> : Avx2Common {
   // K[t] from a row of four copies, as the add's memory operand (sha2_lanes.h): AVX2 has no broadcast operand.
   static constexpr bool kRoundConstantRows = true;
   [[gnu::always_inline]] static Reg add(Reg a, Reg b) { return _mm256_add_epi64(a, b); }
-  // a ^ ROT(b, 1) for Keccak's θ (keccak_x86.h) as a ^ (b >> 63) ^ (b + b): the two halves of the rotate have no
-  // bit in common, so its OR can be one of the XORs, two operations deep instead of three (shift, OR, XOR) on the
-  // path every round waits for. Four Keccak states, 4 KiB messages on Zen 4 (bench/): SHA3-256 2.1% faster,
-  // SHAKE128 0.5% (docs/history.md §4).
+  // a ^ ROT(b, 1) for Keccak's θ (keccak_x86.h) as (a ^ (b >> 63)) ^ (b + b): the two halves of the rotate have no
+  // bit in common, so an XOR can join them in place of the OR, and a joins the shifted half first. Same operations;
+  // four Keccak states, 4 KiB messages on Zen 4 (bench/): SHA3-256 2.1% faster, SHAKE128 0.5%; joined as
+  // a ^ ((b >> 63) ^ (b + b)), 1.6% and -0.8%. Not from a shorter path (D is three operations deep from b either
+  // way) but from the order gcc gives the round (docs/history.md §4).
   [[gnu::always_inline]] static Reg xor_rol1(Reg a, Reg b) {
     return _mm256_xor_si256(_mm256_xor_si256(a, _mm256_srli_epi64(b, 63)), _mm256_add_epi64(b, b));
   }
