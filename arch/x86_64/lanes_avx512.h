@@ -182,7 +182,7 @@ struct Avx512VlLanes64 : Avx2Lanes<std::uint64_t> {
   [[gnu::always_inline]] static Reg ch(Reg e, Reg f, Reg g) { return ternary<kCh>(e, f, g); }
   [[gnu::always_inline]] static Reg maj(Reg a, Reg b, Reg c) { return ternary<kMaj>(a, b, c); }
   // Not Avx2Lanes' shift-and-add form of θ's a ^ ROT(b, 1) (keccak_x86.h): VPROLQ is one instruction. Four states
-  // on Zen 4 (bench/): the AVX2 form 0.7% slower for SHAKE128 at 4 KiB, as one VPTERNLOGQ 3-4% slower.
+  // on Zen 4, 4 KiB (bench/): the AVX2 form +0.2% SHA3-256, -0.7% SHAKE128; as one VPTERNLOGQ -0.5%, -3.5%.
   [[gnu::always_inline]] static Reg xor_rol1(Reg a, Reg b) { return xor2(a, rol<1>(b)); }
 };
 
