@@ -1,6 +1,7 @@
 // hash_many(): every argument checked first, the rows chosen, then the lanes (internal/lanes.h) or one message at
 // a time.
 #include <string>
+#include <string_view>
 
 #include "internal/algorithm_spec.h"
 #include "internal/api_checks.h"
@@ -18,6 +19,20 @@ using internal::ManyStart;
 
 std::string nth(const char* what, std::size_t i) { return std::string(what) + " " + std::to_string(i); }
 
+// Runs a check of argument `what` i; an Error it throws is thrown again naming that argument
+// ("shakedown: output 3: sha256 produces 32 bytes; 31 requested"), its message without a second "shakedown: ".
+template <class Check>
+void check_nth(const char* what, std::size_t i, Check&& check) {
+  try {
+    check();
+  } catch (const Error& e) {
+    constexpr std::string_view kPrefix = "shakedown: ";  // Error's own (error.cc)
+    std::string_view message = e.what();
+    if (message.starts_with(kPrefix)) message.remove_prefix(kPrefix.size());
+    throw Error(e.code(), nth(what, i) + ": " + std::string(message));
+  }
+}
+
 // Every argument before anything runs: a call that throws has written nothing. Messages are built only for a throw.
 template <Family F>
 void check_many(Algorithm alg, const ManyStart<F>& start, Messages msgs, Outputs outs) {
@@ -29,20 +44,15 @@ void check_many(Algorithm alg, const ManyStart<F>& start, Messages msgs, Outputs
   for (std::size_t i = 0; i < msgs.size(); ++i) {
     if (msgs[i].data() == nullptr && !msgs[i].empty())
       internal::check_pointer(nullptr, msgs[i].size(), nth("message", i));
-    if (!any_length && outs[i].size() != digest) {
-      try {
-        internal::check_output_length(alg, outs[i].size());
-      } catch (const Error& e) {
-        throw Error(e.code(), nth("output", i) + ": " + e.what());
-      }
-    }
+    if (!any_length && outs[i].size() != digest)
+      check_nth("output", i, [&] { internal::check_output_length(alg, outs[i].size()); });
     if (outs[i].data() == nullptr && !outs[i].empty())
       internal::check_pointer(nullptr, outs[i].size(), nth("output", i));
     if constexpr (F != Family::keccak) {
       detail::StateOf<F> probe;  // only the counters: md_count reads nothing else
       probe.bytes_lo = start.state.bytes_lo;
       probe.bytes_hi = start.state.bytes_hi;
-      if (!internal::md_count(probe, msgs[i].size())) internal::throw_too_long(alg);
+      if (!internal::md_count(probe, msgs[i].size())) check_nth("message", i, [&] { internal::throw_too_long(alg); });
     }
   }
 }
@@ -116,6 +126,7 @@ void many_from_scratch(Algorithm alg, const BackendInfo* named, Messages msgs, O
 }
 
 std::vector<std::vector<std::uint8_t>> many_vectors(Algorithm alg, Messages msgs, std::size_t outlen) {
+  internal::check_output_length(alg, outlen);  // with no messages too: the same length is wrong for any count
   std::vector<std::vector<std::uint8_t>> out;
   out.reserve(msgs.size());
   for (std::size_t i = 0; i < msgs.size(); ++i) out.push_back(internal::output_buffer(alg, outlen));

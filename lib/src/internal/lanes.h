@@ -226,6 +226,10 @@ void run_lanes(const BackendOf<F>& be, const BackendOf<F>& single, const ManySta
   const std::size_t L = be.multi.lanes, block = start.block;
   std::array<Lane<F>, kMax> lanes;
   for (std::size_t i = 0; i < L; ++i) lanes[i].busy = false;
+  // Slot i takes message i first (each message keeps its slot for at least its padding block), so only the slots
+  // past the count never hold a state; the lane function still reads theirs as scratch, which must not be
+  // indeterminate.
+  for (std::size_t i = count; i < L; ++i) std::memset(lanes[i].st, 0, sizeof lanes[i].st);
   Word* states[kMax];
   const std::uint8_t* data[kMax];
   std::size_t next = 0;
