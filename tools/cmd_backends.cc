@@ -22,7 +22,7 @@ constexpr const char* kBackendsHelp =
     "      --version  output version information and exit\n";
 
 enum Id { kHelp, kVersion };
-constexpr OptionSpec kSpecs[] = {{kHelp, 0, "help", false}, {kVersion, 0, "version", false}};
+constexpr OptionSpec kSpecs[] = {{kHelp, 0, "help", false, true}, {kVersion, 0, "version", false, true}};
 
 }  // namespace
 

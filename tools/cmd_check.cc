@@ -5,9 +5,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "check_lists.h"
+#include "command_line.h"
 #include "diagnostics.h"
 #include "hash_input.h"
 #include "sums_format.h"
@@ -56,7 +58,7 @@ struct LineBuffer {
 };
 
 struct Tally {
-  std::uintmax_t misformatted = 0, mismatched = 0, unreadable = 0;
+  std::uintmax_t misformatted = 0, mismatched = 0, unreadable = 0, unchecked = 0;
   bool properly_formatted = false, matched = false;
 };
 
@@ -126,7 +128,7 @@ class ListChecker {
       return false;
     }
     summarize();
-    return t_.properly_formatted && t_.matched && t_.mismatched == 0 && t_.unreadable == 0 &&
+    return t_.properly_formatted && t_.matched && t_.mismatched == 0 && t_.unreadable == 0 && t_.unchecked == 0 &&
            (!o_.strict || t_.misformatted == 0);
   }
 
@@ -143,7 +145,7 @@ class ListChecker {
       return;
     }
     t_.properly_formatted = true;
-    verify(*parsed.line);
+    verify(*parsed.line, number);
   }
 
   void improper(const LineProblem& problem, std::uintmax_t number) {
@@ -157,8 +159,19 @@ class ListChecker {
     }
   }
 
-  void verify(const SumsLine& l) {
-    Hasher hasher = make_hasher(o_, l.algorithm);
+  void verify(const SumsLine& l, std::uintmax_t number) {
+    // With -B and no -a, each line's tag picks its algorithm, so a line whose algorithm the backend does not
+    // implement (or cannot run here) shows only now. Lines before it may have been checked already, so it is not a
+    // bad command line (status 2 says nothing was hashed, docs/cli.md) but a line that fails to be checked.
+    std::optional<Hasher> made;
+    try {
+      made.emplace(make_hasher(o_, l.algorithm));
+    } catch (const UsageError& e) {
+      ++t_.unchecked;
+      report(shown_ + ": " + std::to_string(number) + ": " + e.what() + "; line not checked");
+      return;
+    }
+    Hasher& hasher = *made;
     if (const int err = hash_input(l.file, hasher)) {
       if (err == ENOENT && o_.ignore_missing) return;
       ++t_.unreadable;
@@ -197,6 +210,7 @@ class ListChecker {
     warn(t_.misformatted, "line is improperly formatted", "lines are improperly formatted");
     warn(t_.unreadable, "listed file could not be read", "listed files could not be read");
     warn(t_.mismatched, "computed checksum did NOT match", "computed checksums did NOT match");
+    warn(t_.unchecked, "line was not checked on the chosen backend", "lines were not checked on the chosen backend");
     if (o_.ignore_missing && !t_.matched) report(shown_ + ": no file was verified");
   }
 

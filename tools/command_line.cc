@@ -49,12 +49,13 @@ CommandLine parse_command_line(std::span<const std::string_view> args, std::span
     if (a[1] == '-') {
       const std::size_t eq = a.find('=');
       const std::string_view name = a.substr(2, eq == std::string_view::npos ? std::string_view::npos : eq - 2);
-      const OptionSpec& spec = find_long(specs, name, a.substr(0, eq));
+      const OptionSpec& spec = find_long(specs, name, a);  // getopt names it with any "=VALUE"
       const std::string spelling = "--" + std::string(spec.long_name);
       if (!spec.takes_value) {
         if (eq != std::string_view::npos)
           throw UsageError("option " + quoted(spelling, Quotes::always) + " doesn't allow an argument");
         out.options.push_back({spec.id, ""});
+        if (spec.ends_line) return out;
       } else if (eq != std::string_view::npos) {
         out.options.push_back({spec.id, std::string(a.substr(eq + 1))});
       } else if (i + 1 < args.size()) {
@@ -69,6 +70,7 @@ CommandLine parse_command_line(std::span<const std::string_view> args, std::span
       if (spec == nullptr) throw UsageError("invalid option -- " + quoted(a.substr(j, 1), Quotes::always));
       if (!spec->takes_value) {
         out.options.push_back({spec->id, ""});
+        if (spec->ends_line) return out;
         continue;
       }
       if (j + 1 < a.size())

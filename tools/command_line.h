@@ -21,6 +21,9 @@ struct OptionSpec {
   char short_name;             // 0: none
   std::string_view long_name;  // empty: none
   bool takes_value;
+  // --help, --version: parsing stops there and the rest of the line is not read, as getopt_long's callers exit
+  // when they meet these; so "--help --bogus" is help, while "--bogus --help" is still an unrecognized option.
+  bool ends_line = false;
 };
 
 struct ParsedOption {
@@ -35,7 +38,8 @@ struct CommandLine {
 
 // Parses as getopt_long does: "-a V", "-aV", "--algorithm V", "--algorithm=V", clustered flags ("-cw"),
 // unambiguous prefixes of long names ("--algo"), options after operands, "--" ends the options and "-" is an
-// operand. Throws UsageError for unknown, ambiguous or malformed options.
+// operand. Stops after an option marked ends_line. Throws UsageError for unknown, ambiguous or malformed options
+// met before that.
 CommandLine parse_command_line(std::span<const std::string_view> args, std::span<const OptionSpec> specs);
 
 // A decimal count: digits only (no sign, base prefix, space or suffix), 1 <= value <= max. Throws

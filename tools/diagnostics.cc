@@ -47,7 +47,9 @@ bool close_stdout() {
   const bool closed = std::fclose(stdout) == 0;
   g_stdout_closed = true;
   if (flushed && !closed) err = errno;
-  if (flushed && closed) return true;
+  // As coreutils (gnulib's close_stream): a stdout that was closed before the program ran (EBADF) is no error when
+  // nothing was written to it, as with --status or --quiet; anything written would have failed the flush.
+  if (flushed && (closed || err == EBADF)) return true;
   clear_status_line();
   print_message(err != 0 ? "write error: " + std::string(std::strerror(err)) : std::string("write error"));
   return false;

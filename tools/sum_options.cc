@@ -28,8 +28,8 @@ constexpr std::array<OptionSpec, 15> kSpecs = {{
     {kStatus, 0, "status", false},
     {kStrict, 0, "strict", false},
     {kWarn, 'w', "warn", false},
-    {kHelp, 0, "help", false},
-    {kVersion, 0, "version", false},
+    {kHelp, 0, "help", false, true},
+    {kVersion, 0, "version", false, true},
 }};
 
 std::string algorithm_names() {
@@ -123,7 +123,7 @@ SumOptions parse_sum_options(Args args, bool check_command) {
       case kBackend: backend_text = opt.value; break;
       case kLength: length_text = opt.value; break;
       case kCheck: o.check = true; break;
-      case kTag: o.tag = true; break;
+      case kTag: o.tag = true; o.binary = true; text_given = false; break;  // coreutils: --tag implies -b
       case kZero: o.zero = true; break;
       case kBinary: o.binary = true; text_given = false; break;
       case kText: o.binary = false; text_given = true; break;

@@ -55,8 +55,9 @@ CHECK_OPTIONS_OTHER_ALGORITHMS = [[], ["--status"], ["--strict", "-w"], ["--igno
 # tag): shakedown adds one note per list, except with --status. (A b2sum digest has a SHA-512 digest's
 # length: for sha512 those lines are well formed and fail to match.)
 NOTED_LISTS = {"other-algorithm", "other-algorithm-tagged", "b2sum", "improper", "only-improper"}
+# --tag implies binary mode in coreutils, so a -t before it is overridden, not refused (after it, it is refused).
 SUM_OPTIONS = [[], ["--tag"], ["-b"], ["--binary"], ["-t"], ["--text"], ["-z"], ["--zero", "--tag"], ["-z", "-b"],
-               ["--tag", "-b"]]
+               ["--tag", "-b"], ["-t", "--tag"], ["--text", "--tag", "-z"]]
 
 
 def coreutils(alg):
@@ -318,7 +319,10 @@ class CoreutilsParity(unittest.TestCase):
         for args in (["--tag", "-c", "plain"], ["-z", "-c", "plain"], ["--binary", "-c", "plain"],
                      ["-t", "-c", "plain"],
                      ["--tag", "--text", "a"], ["--quiet", "a"], ["--status", "a"], ["--strict", "a"],
-                     ["--ignore-missing", "a"], ["-w", "a"], ["--bogus", "a"], ["-x", "a"]):
+                     ["--ignore-missing", "a"], ["-w", "a"], ["--bogus", "a"], ["-x", "a"],
+                     # getopt names an unknown or ambiguous option with its "=VALUE"; --help after an unknown
+                     # option comes too late, as getopt_long's callers act on options in order.
+                     ["--bogus=x", "a"], ["--st=x", "a"], ["--bogus", "--help"]):
             with self.subTest(args=args):
                 want = run(["sha256sum", *args], cwd=ws.dir)
                 got = run([SHAKEDOWN, "sum", *args], cwd=ws.dir)
@@ -326,6 +330,28 @@ class CoreutilsParity(unittest.TestCase):
                 self.assertEqual((want.status, got.status), (1, 2), got.text())
                 self.assertEqual(got.stdout, b"")
                 self.assertEqual(normalized(got.stderr)[0].splitlines()[0], normalized(want.stderr)[0].splitlines()[0])
+
+
+    def test_a_stdout_closed_from_the_start_as_coreutils(self):
+        # gnulib's close_stream: EBADF is an error only when something was written (a result line); --quiet and
+        # --status with every file matching write nothing, and succeed.
+        ws = self.workspaces["sha256"]
+        cases = [(["sha256sum", "-c", "--quiet", "good"], [SHAKEDOWN, "check", "--quiet", "good"]),
+                 (["sha256sum", "-c", "--status", "good"], [SHAKEDOWN, "check", "--status", "good"]),
+                 (["sha256sum", "-c", "good"], [SHAKEDOWN, "check", "good"]),
+                 (["sha256sum", "a"], [SHAKEDOWN, "sum", "a"])]
+        with open(ws.path("good"), "wb") as f:
+            f.write(run([SHAKEDOWN, "sum", "a"], cwd=ws.dir).stdout)
+        for oracle, ours in cases:
+            with self.subTest(args=ours[1:]):
+                want, got = (subprocess.run(cmd, cwd=ws.dir, stdin=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                            env=ENV, preexec_fn=lambda: os.close(1), timeout=60)
+                             for cmd in (oracle, ours))
+                self.assertEqual(got.returncode, want.returncode, got.stderr)
+                self.assertEqual(normalized(got.stderr)[0], normalized(want.stderr)[0])
+        # The first two succeed, the others report the write error: the cases are not all alike.
+        self.assertEqual([subprocess.run(c[1], cwd=ws.dir, stderr=subprocess.DEVNULL, env=ENV,
+                                         preexec_fn=lambda: os.close(1)).returncode for c in cases], [0, 0, 1, 1])
 
 
 class OtherAlgorithms(unittest.TestCase):
