@@ -97,7 +97,9 @@ void validate(const SumOptions& o, bool text_given) {
                        " option is meaningful only when verifying checksums");
   }
   const Algorithm alg = o.algorithm.value_or(kDefaultAlgorithm);
-  if (o.length && !is_xof(alg))
+  // Checking without -a, each line's tag picks its algorithm: -l is the length its SHAKE lines must have.
+  const bool tags_choose = o.check && !o.algorithm;
+  if (o.length && !is_xof(alg) && !tags_choose)
     throw UsageError("--length applies to shake128 and shake256 only; " + std::string(name(alg)) +
                      " has a fixed size (choose the algorithm with -a)");
   if (!o.backend.empty()) {

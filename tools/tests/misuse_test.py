@@ -175,6 +175,22 @@ class LengthParsing(Base):
     def test_length_needs_a_shake_algorithm(self):
         self.assert_clean_error(self.shakedown("sum", "-l", "32", "abc"), 2,
                                 b"--length applies to shake128 and shake256 only; sha256 has a fixed size")
+        self.assert_clean_error(self.shakedown("check", "-a", "sha256", "-l", "32", "list"), 2,
+                                b"--length applies to shake128 and shake256 only; sha256 has a fixed size")
+
+    def test_check_length_without_a_applies_to_the_shake_lines(self):
+        # Without -a the tags choose each line's algorithm (docs/cli.md, -l): -l is the length SHAKE lines must
+        # have, and lines of fixed-size digests are checked as ever. Digests from Python's hashlib (OpenSSL).
+        self.write("abc", b"abc")
+        sha256_line = b"SHA256 (abc) = " + hashlib.sha256(b"abc").hexdigest().encode() + b"\n"
+        for n in (16, 32):
+            self.write(f"shake{n}", b"SHAKE-128 (abc) = " + hashlib.shake_128(b"abc").hexdigest(n).encode() + b"\n" +
+                       sha256_line)
+        r = self.shakedown("check", "-l", "16", "shake16")
+        self.assertEqual((r.status, r.stdout, r.stderr), (0, b"abc: OK\nabc: OK\n", b""), r.text())
+        r = self.shakedown("check", "-l", "16", "--strict", "shake32")  # 32 bytes where -l says 16: improper
+        self.assertEqual((r.status, r.stdout), (1, b"abc: OK\n"), r.text())
+        self.assertIn(b"WARNING: 1 line is improperly formatted", r.stderr)
 
 
 class WriteErrors(Base):
