@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -12,6 +14,7 @@
 
 #include "cavp.h"
 #include "consolidated.h"
+#include "rsp_reader.h"
 #include "runners.h"
 #include "vector_files.h"
 #include "wycheproof.h"
@@ -113,6 +116,15 @@ TEST_F(MalformedFile, MissingDigestLineNamesTheLine) {
   ASSERT_EQ(c.failures.size(), 1u);
   EXPECT_TRUE(c.any_failure_contains(path + ":" + std::to_string(line) + ":")) << c.failures[0];
   EXPECT_TRUE(c.any_failure_contains("sha256 on generic")) << c.failures[0];
+}
+
+// A directory opens as a file and fails only on reading: said as such, not parsed as an empty file.
+TEST_F(MalformedFile, DirectoryInPlaceOfAFileSaysSo) {
+  const std::string path = (dir_ / "SHA256ShortMsg.rsp").string();
+  fs::create_directory(path);
+  expect_error([&] { parse_msg_file(path, "MD", 32); }, {path + ": read error: " + std::strerror(EISDIR)});
+  expect_error([&] { read_file((dir_ / "absent.rsp").string()); },
+               {"cannot open the vector file: " + std::string(std::strerror(ENOENT))});
 }
 
 TEST_F(MalformedFile, OddLengthHexNamesTheLine) {

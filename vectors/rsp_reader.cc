@@ -1,9 +1,11 @@
 // Tokenizer for NIST CAVP .rsp files: `[header]` parameters, `name = value` records, errors as file:line.
 #include "rsp_reader.h"
 
+#include <cerrno>
 #include <charconv>
-#include <fstream>
-#include <sstream>
+#include <cstdio>
+#include <cstring>
+#include <memory>
 
 #include "support.h"
 
@@ -28,13 +30,18 @@ void fail_at(const std::string& path, std::size_t line, const std::string& messa
 }
 
 std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail_at(path, 0, "cannot open the vector file (expected it under the vectors data directory; "
-                            "set SHAKEDOWN_VECTORS_DIR to override)");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) fail_at(path, 0, "read error");
-  return std::move(text).str();
+  // stdio, not `stream << in.rdbuf()`: that marks a failed read on the destination only, so a directory (which
+  // opens, then fails with EISDIR) or an I/O error part-way read as an empty or shorter file.
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> in(std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!in)
+    fail_at(path, 0, "cannot open the vector file: " + std::string(std::strerror(errno)) +
+                         " (expected it under the vectors data directory; set SHAKEDOWN_VECTORS_DIR to override)");
+  std::string text;
+  char chunk[1 << 16];
+  std::size_t n;
+  while ((n = std::fread(chunk, 1, sizeof chunk, in.get())) > 0) text.append(chunk, n);
+  if (std::ferror(in.get())) fail_at(path, 0, "read error: " + std::string(std::strerror(errno)));
+  return text;
 }
 
 std::uint64_t parse_number(std::string_view text, const std::string& where, std::string_view what) {
