@@ -17,7 +17,13 @@ class ByteReader {
   bool exhausted() const noexcept { return remaining() == 0; }
 
   std::uint8_t u8() noexcept { return exhausted() ? 0 : input_[pos_++]; }
-  std::uint16_t u16() noexcept { return static_cast<std::uint16_t>(u8() | (u8() << 8)); }
+  // Little-endian. Two statements: the operands of | are unsequenced, so u8() | (u8() << 8) may read the bytes
+  // in either order, and a libFuzzer build (clang) and shakedown-repro (gcc) could decode one input differently.
+  std::uint16_t u16() noexcept {
+    const unsigned lo = u8();
+    const unsigned hi = u8();
+    return static_cast<std::uint16_t>(lo | (hi << 8));
+  }
   // Up to n bytes (fewer at the end of the input).
   std::vector<std::uint8_t> bytes(std::size_t n) {
     n = std::min(n, remaining());

@@ -1,13 +1,15 @@
 // Standalone driver for the fuzz targets where libFuzzer is absent (gcc builds, riscv64, QEMU runs):
 // replays files and directories, then runs N seeded random inputs. A mismatch aborts, as under libFuzzer.
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <climits>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
+#include <memory>
 #include <random>
 #include <string>
 #include <string_view>
@@ -39,15 +41,25 @@ struct Options {
   std::exit(2);
 }
 
-std::uint64_t number(std::string_view arg, std::string_view value) {
+// A decimal number up to max; anything else ends the run with a usage error (a value that wrapped to 0 would run
+// nothing and print OK).
+std::uint64_t number(std::string_view arg, std::string_view value, std::uint64_t max = UINT64_MAX) {
   std::uint64_t n = 0;
   if (value.empty()) usage_error("missing number in '" + std::string(arg) + "'");
   for (char c : value) {
     if (c < '0' || c > '9') usage_error("not a number in '" + std::string(arg) + "'");
-    n = n * 10 + static_cast<std::uint64_t>(c - '0');
+    const auto digit = static_cast<std::uint64_t>(c - '0');
+    if (n > (max - digit) / 10) usage_error("number too large in '" + std::string(arg) + "': at most " +
+                                            std::to_string(max));
+    n = n * 10 + digit;
   }
   return n;
 }
+
+// libFuzzer takes both as int. The bounds keep max_len + 1 and the deadline (seconds as steady_clock's
+// nanoseconds, a signed 64-bit count) from overflowing.
+constexpr std::uint64_t kMaxLen = std::uint64_t{1} << 30;
+constexpr std::uint64_t kMaxTotalTime = INT32_MAX;
 
 Options parse(int argc, char** argv) {
   Options o;
@@ -59,9 +71,9 @@ Options parse(int argc, char** argv) {
     } else if (a.starts_with("-seed=")) {
       o.seed = number(a, a.substr(6));
     } else if (a.starts_with("-max_len=")) {
-      o.max_len = number(a, a.substr(9));
+      o.max_len = static_cast<std::size_t>(number(a, a.substr(9), kMaxLen));
     } else if (a.starts_with("-max_total_time=")) {
-      o.max_total_time = number(a, a.substr(16));
+      o.max_total_time = number(a, a.substr(16), kMaxTotalTime);
     } else if (a.starts_with("-")) {
       // Other libFuzzer flags (-dict=, -timeout=, ...) are accepted and ignored, so that one
       // command line works with both drivers.
@@ -97,10 +109,16 @@ std::vector<fs::path> collect(const std::vector<std::string>& paths) {
   return files;
 }
 
+// stdio, so that a read that fails part-way is an error rather than a shorter input.
 std::vector<std::uint8_t> read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) usage_error("cannot open " + path.string());
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> in(std::fopen(path.c_str(), "rb"), &std::fclose);
+  if (!in) usage_error("cannot open " + path.string() + ": " + std::strerror(errno));
+  std::vector<std::uint8_t> data;
+  std::uint8_t chunk[1 << 16];
+  std::size_t n;
+  while ((n = std::fread(chunk, 1, sizeof chunk, in.get())) > 0) data.insert(data.end(), chunk, chunk + n);
+  if (std::ferror(in.get())) usage_error("cannot read " + path.string() + ": " + std::strerror(errno));
+  return data;
 }
 
 }  // namespace

@@ -69,10 +69,14 @@ MonteFile parse_monte_file(const std::string& path, std::size_t digest_bytes) {
     monte.seed = hex_of_size(seed_record, "Msg", 16);
     monte.min_out_bytes = header_bytes(seed_record, "Minimum Output Length (bits)");
     monte.max_out_bytes = header_bytes(seed_record, "Maximum Output Length (bits)");
-    // The next output length is read from the last 16 bits of each output.
-    if (monte.min_out_bytes < 2 || monte.max_out_bytes < monte.min_out_bytes)
-      fail(seed_record, "", "expected 2 <= minimum output bytes <= maximum output bytes, got " +
-                                std::to_string(monte.min_out_bytes) + " and " + std::to_string(monte.max_out_bytes));
+    // The next output length is read from the last 16 bits of each output, so lengths past min + 65535 could
+    // only be the first; 64 KiB bounds a header that would otherwise ask for gigabytes 100 000 times (NIST's
+    // files: at most 2000 bits).
+    constexpr std::size_t kMaxOutBytes = 65536;
+    if (monte.min_out_bytes < 2 || monte.max_out_bytes < monte.min_out_bytes || monte.max_out_bytes > kMaxOutBytes)
+      fail(seed_record, "", "expected 2 <= minimum output bytes <= maximum output bytes <= " +
+                                std::to_string(kMaxOutBytes) + ", got " + std::to_string(monte.min_out_bytes) +
+                                " and " + std::to_string(monte.max_out_bytes));
   } else {
     monte.seed = hex_of_size(seed_record, "Seed", digest_bytes);
   }

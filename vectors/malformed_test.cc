@@ -244,6 +244,15 @@ TEST_F(MalformedFile, WrongDigestIsReportedWithFileLine) {
   EXPECT_TRUE(c.any_failure_contains(path + ":" + std::to_string(line) + ": sha256 on generic")) << c.failures[0];
 }
 
+// A header asking for outputs of 2^33 bits would have the procedure allocate a gigabyte 100 000 times: refused with
+// the file and the bound.
+TEST_F(MalformedFile, ShakeMonteMaximumOutputBeyondTheBoundIsRefused) {
+  const std::string text = original("nist-cavp-shake/SHAKE256Monte.rsp");
+  const std::string path = write("huge.rsp", replaced(text, "[Maximum Output Length (bits) = 2000]",
+                                                      "[Maximum Output Length (bits) = 8589934592]"));
+  expect_error([&] { parse_monte_file(path, 0); }, {path + ":", "<= 65536, got 2 and 1073741824"});
+}
+
 TEST_F(MalformedFile, WrongMonteCheckpointIsReported) {
   std::string text = original("nist-cavp-shake/SHAKE256Monte.rsp");
   std::size_t at = text.find("Output = ", text.find("COUNT = 1\r")) + 9;
