@@ -232,6 +232,25 @@ TEST_F(RegistryEnv, MalformedValuesAreClearErrorsNeverFallbacks) {
   }
 }
 
+// The value is echoed cut (80 bytes and its length), so the reason stays in a short message: the C API keeps 511
+// bytes of it, and a value of 24 valid items and a bad one used to leave only the echo there.
+TEST_F(RegistryEnv, LongValueKeepsTheReasonInABoundedMessage) {
+  std::string env;
+  for (int i = 0; i < 24; ++i) env += "keccak=-generic,";
+  env += "sha256=bogus";
+  testing::reselect(env);
+  std::string msg = error_message(Family::sha256);
+  EXPECT_NE(msg.find("unknown sha256 backend 'bogus'"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("... (" + std::to_string(env.size()) + " bytes)"), std::string::npos) << msg;
+  EXPECT_LT(msg.size(), 300u) << msg;
+  // A long name is cut on a character boundary: 'x' then 100 two-byte characters, cut inside the 40th.
+  std::string name = "x";
+  for (int i = 0; i < 100; ++i) name += "\xc3\xa9";  // U+00E9
+  testing::reselect("sha256=" + name);
+  msg = error_message(Family::sha256);
+  EXPECT_NE(msg.find("backend 'x" + name.substr(1, 78) + "... (201 bytes)'"), std::string::npos) << msg;
+}
+
 TEST_F(RegistryEnv, PinningAnUnavailableBackendIsAnError) {
   bool tried = false;
   for (Family f : kAllFamilies)

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "internal/message_text.h"
 #include "internal/tables.h"
 
 namespace shakedown::internal {
@@ -32,7 +33,9 @@ bool is_known(Family f, std::string_view name) {
 }  // namespace
 
 std::string parse_backends_env(std::string_view text, Overrides& out) {
-  const std::string prefix = std::string(kBackendsEnv) + "='" + std::string(text) + "': ";
+  // Every echo of the value is cut (message_text.h), so that the reason stays in a bounded message: the C API
+  // keeps 511 bytes of it.
+  const std::string prefix = std::string(kBackendsEnv) + "='" + shown_input(text) + "': ";
   if (trim(text).empty()) return {};
   std::size_t start = 0;
   while (start <= text.size()) {
@@ -43,16 +46,16 @@ std::string parse_backends_env(std::string_view text, Overrides& out) {
     if (item.empty()) return prefix + "empty item (expected FAMILY=NAME or FAMILY=-NAME)";
     std::size_t eq = item.find('=');
     if (eq == std::string::npos)
-      return prefix + "item '" + item + "' has no '=' (expected FAMILY=NAME or FAMILY=-NAME)";
+      return prefix + "item '" + shown_input(item) + "' has no '=' (expected FAMILY=NAME or FAMILY=-NAME)";
     std::string fam_text = trim(std::string_view(item).substr(0, eq));
     std::string value = trim(std::string_view(item).substr(eq + 1));
     auto fam = parse_family(fam_text);
-    if (!fam) return prefix + "unknown family '" + fam_text + "' (valid: sha256, sha512, keccak)";
+    if (!fam) return prefix + "unknown family '" + shown_input(fam_text) + "' (valid: sha256, sha512, keccak)";
     bool exclude = !value.empty() && value.front() == '-';
     std::string name = exclude ? trim(std::string_view(value).substr(1)) : value;
-    if (name.empty()) return prefix + "item '" + item + "' names no backend";
+    if (name.empty()) return prefix + "item '" + shown_input(item) + "' names no backend";
     if (!is_known(*fam, name))
-      return prefix + "unknown " + std::string(shakedown::name(*fam)) + " backend '" + name +
+      return prefix + "unknown " + std::string(shakedown::name(*fam)) + " backend '" + shown_input(name) +
              "' (compiled: " + known_names(*fam) + ")";
     FamilyOverride& o = out[static_cast<std::size_t>(*fam)];
     if (exclude) {

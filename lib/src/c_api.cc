@@ -7,6 +7,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include "internal/message_text.h"
 #include "shakedown/shakedown.h"
 
 namespace shakedown {
@@ -47,7 +48,7 @@ int status_of(Errc code) noexcept {
 thread_local char g_last_error[512];
 
 int fail(int status, std::string_view message) noexcept {
-  const std::size_t n = message.size() < sizeof g_last_error - 1 ? message.size() : sizeof g_last_error - 1;
+  const std::size_t n = internal::utf8_prefix_length(message, sizeof g_last_error - 1);
   std::memcpy(g_last_error, message.data(), n);
   g_last_error[n] = '\0';
   return status;

@@ -35,6 +35,16 @@ static const char kShake128Empty32[] = "7f9c2ba4e88f827d616045507605853ed73b8093
 static const char kHmacSha256Jefe[] = "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843";
 static const char kJefeData[] = "what do ya want for nothing?";
 
+/* Whether s ends on a UTF-8 character boundary: no lead byte without all its continuation bytes at the end. */
+static int ends_on_utf8_boundary(const char* s) {
+  size_t n = strlen(s), back = 0;
+  while (back < n && back < 4 && ((unsigned char)s[n - 1 - back] & 0xC0) == 0x80) ++back;
+  if (back == n) return back == 0;
+  const unsigned char lead = (unsigned char)s[n - 1 - back];
+  const size_t need = lead < 0x80 ? 0 : lead >= 0xF0 ? 3 : lead >= 0xE0 ? 2 : 1;
+  return back == need;
+}
+
 static int all_zero(const void* p, size_t n) {
   const unsigned char* b = (const unsigned char*)p;
   for (size_t i = 0; i < n; ++i)
@@ -148,6 +158,17 @@ static void misuse(void) {
   CHECK_STATUS(shakedown_hash_update(&ctx, "x", 1), SHAKEDOWN_E_NOT_INITIALIZED);
   CHECK_STATUS(shakedown_hash_init(&ctx, SHAKEDOWN_SHA256, "no/such"), SHAKEDOWN_E_UNKNOWN_BACKEND);
   CHECK(strstr(shakedown_last_error(), "no/such") != NULL);
+  {
+    /* The message echoes a name of 801 bytes and keeps 511: the cut must not split a character (a caller that
+       decodes the message as UTF-8, as ctypes' .decode() does, fails on a split one). 'x', then U+00E9 x 400. */
+    char long_name[1 + 2 * 400 + 1];
+    long_name[0] = 'x';
+    for (int i = 0; i < 400; ++i) memcpy(long_name + 1 + 2 * i, "\xc3\xa9", 2);
+    long_name[sizeof long_name - 1] = '\0';
+    CHECK_STATUS(shakedown_hash_init(&ctx, SHAKEDOWN_SHA256, long_name), SHAKEDOWN_E_UNKNOWN_BACKEND);
+    CHECK(strlen(shakedown_last_error()) > 400 && strlen(shakedown_last_error()) <= 511);
+    CHECK(ends_on_utf8_boundary(shakedown_last_error()));
+  }
   CHECK_STATUS(shakedown_hash_update(&ctx, "x", 1), SHAKEDOWN_E_NOT_INITIALIZED);
   CHECK_STATUS(shakedown_hash_init(&ctx, (shakedown_algorithm)99, NULL), SHAKEDOWN_E_UNKNOWN_ALGORITHM);
   CHECK_STATUS(shakedown_hash_init(&ctx, SHAKEDOWN_SHA256, NULL), SHAKEDOWN_OK);

@@ -101,7 +101,7 @@ typedef struct shakedown_hmac_ctx {
 /* "SHAKEDOWN_E_FINALIZED" for a status; "unknown status" for anything else. Never null. */
 SHAKEDOWN_API const char* shakedown_status_name(int status);
 /* The message of the last call that failed on this thread (what the C++ API's exception said); "" if none.
-   Valid until the next failing call on this thread. */
+   At most 511 bytes, cut on a UTF-8 character boundary. Valid until the next failing call on this thread. */
 SHAKEDOWN_API const char* shakedown_last_error(void);
 /* The library's version, "MAJOR.MINOR.PATCH". */
 SHAKEDOWN_API const char* shakedown_version(void);
