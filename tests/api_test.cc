@@ -369,6 +369,7 @@ TEST(Hmac, MisuseErrors) {
   EXPECT_EQ(error_of([&] { m.final(too_long); }).first, Errc::bad_output_length);
   m.final(ok);
   EXPECT_EQ(error_of([&] { m.final(ok); }).first, Errc::finalized);
+  EXPECT_EQ(error_of([&] { m.final(too_long); }).first, Errc::finalized);  // the state first, as Hasher says
   EXPECT_EQ(error_of([&] { m.update("x"); }).first, Errc::finalized);
   m.reset();
   EXPECT_NO_THROW(m.update("x"));

@@ -71,12 +71,18 @@ int guarded(Fn&& fn) noexcept {
 }
 
 // Copies text into a caller's buffer, always terminated; SHAKEDOWN_E_BUFFER_TOO_SMALL when it was cut.
-int copy_text(std::string_view text, char* out, std::size_t size) noexcept {
-  if (out == nullptr || size == 0) return fail(SHAKEDOWN_E_NULL_POINTER, "name buffer is null or empty");
-  const std::size_t n = text.size() < size - 1 ? text.size() : size - 1;
+// Copies what fits of text into out[size] (size > 0), terminated and cut on a UTF-8 boundary; how much was kept.
+std::size_t copy_cut(std::string_view text, char* out, std::size_t size) noexcept {
+  const std::size_t n = internal::utf8_prefix_length(text, size - 1);
   std::memcpy(out, text.data(), n);
   out[n] = '\0';
-  return n == text.size() ? SHAKEDOWN_OK : fail(SHAKEDOWN_E_BUFFER_TOO_SMALL, "name truncated");
+  return n;
+}
+
+int copy_text(std::string_view text, char* out, std::size_t size) noexcept {
+  if (out == nullptr || size == 0) return fail(SHAKEDOWN_E_NULL_POINTER, "name buffer is null or empty");
+  return copy_cut(text, out, size) == text.size() ? SHAKEDOWN_OK
+                                                  : fail(SHAKEDOWN_E_BUFFER_TOO_SMALL, "name truncated");
 }
 
 bool valid(shakedown_algorithm alg) noexcept {
@@ -381,7 +387,8 @@ int shakedown_backend_get(shakedown_family f, size_t index, shakedown_backend_in
     std::memset(info, 0, sizeof *info);
     info->available = b.available ? 1 : 0;
     info->selected = b.selected ? 1 : 0;
-    copy_text(b.reason, info->reason, sizeof info->reason);  // a long reason is cut, the name never is
+    // A long reason is cut, and the call still succeeds: not reported (shakedown_last_error changes on failure only).
+    copy_cut(b.reason, info->reason, sizeof info->reason);
     return copy_text(b.name, info->name, sizeof info->name);
   });
 }

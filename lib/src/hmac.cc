@@ -71,12 +71,13 @@ Hmac& Hmac::update(const void* data, std::size_t len) {
 }
 
 void Hmac::final(std::span<std::uint8_t> out) {
+  // The context's state first, then the arguments, as Hasher::final checks them.
+  if (inner_.finalized()) throw Error(Errc::finalized, "HMAC context used after final(); call reset() first");
   const std::size_t L = digest_size(algorithm());
   if (out.empty() || out.size() > L)
     throw Error(Errc::bad_output_length, "HMAC-" + std::string(name(algorithm())) + " output must be 1.." +
                                              std::to_string(L) + " bytes; " + std::to_string(out.size()) + " requested");
   if (out.data() == nullptr) throw Error(Errc::null_pointer, "HMAC output is null");
-  if (inner_.finalized()) throw Error(Errc::finalized, "HMAC context used after final(); call reset() first");
   std::uint8_t mac[kMaxDigestSize];
   inner_.final(mac, L);
   outer_.update(mac, L);
