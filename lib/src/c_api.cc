@@ -70,7 +70,6 @@ int guarded(Fn&& fn) noexcept {
   }
 }
 
-// Copies text into a caller's buffer, always terminated; SHAKEDOWN_E_BUFFER_TOO_SMALL when it was cut.
 // Copies what fits of text into out[size] (size > 0), terminated and cut on a UTF-8 boundary; how much was kept.
 std::size_t copy_cut(std::string_view text, char* out, std::size_t size) noexcept {
   const std::size_t n = internal::utf8_prefix_length(text, size - 1);
@@ -79,6 +78,7 @@ std::size_t copy_cut(std::string_view text, char* out, std::size_t size) noexcep
   return n;
 }
 
+// Copies text into a caller's buffer, always terminated; SHAKEDOWN_E_BUFFER_TOO_SMALL when it was cut.
 int copy_text(std::string_view text, char* out, std::size_t size) noexcept {
   if (out == nullptr || size == 0) return fail(SHAKEDOWN_E_NULL_POINTER, "name buffer is null or empty");
   return copy_cut(text, out, size) == text.size() ? SHAKEDOWN_OK
@@ -387,7 +387,8 @@ int shakedown_backend_get(shakedown_family f, size_t index, shakedown_backend_in
     std::memset(info, 0, sizeof *info);
     info->available = b.available ? 1 : 0;
     info->selected = b.selected ? 1 : 0;
-    // A long reason is cut, and the call still succeeds: not reported (shakedown_last_error changes on failure only).
+    // A long reason is cut and the call still succeeds, so the cut is not reported (shakedown_last_error changes
+    // on failure only).
     copy_cut(b.reason, info->reason, sizeof info->reason);
     return copy_text(b.name, info->name, sizeof info->name);
   });

@@ -17,7 +17,8 @@ inline std::size_t utf8_prefix_length(std::string_view s, std::size_t max) noexc
   return n;
 }
 
-// s itself up to max bytes, else its first bytes and how long it was: "abc... (5000 bytes)", as the CLI cuts values.
+// s itself up to max bytes, else its first bytes and how long it was, as the CLI cuts values: "abc... (5000
+// bytes)".
 inline std::string shown_input(std::string_view s, std::size_t max = 80) {
   if (s.size() <= max) return std::string(s);
   return std::string(s.substr(0, utf8_prefix_length(s, max))) + "... (" + std::to_string(s.size()) + " bytes)";
