@@ -14,6 +14,7 @@
 
 #include "command_line.h"
 #include "diagnostics.h"
+#include "input_file.h"
 #include "run_context.h"
 #include "shakedown/shakedown.h"
 #include "targets.h"
@@ -126,26 +127,6 @@ Choice choose_target(const std::string& file) {
   if (const Target* t = target_named_in(path.parent_path().filename().string(), file))
     return {t, "from the folder name"};
   return {find_target("fuzz_hash"), "guessed"};
-}
-
-// The whole file, or nullopt and the system's reason.
-std::optional<std::vector<std::uint8_t>> read_input(const std::string& path, std::string& error) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) {
-    error = std::strerror(errno);
-    return std::nullopt;
-  }
-  std::vector<std::uint8_t> data;
-  std::uint8_t block[1 << 14];
-  std::size_t n;
-  while ((n = std::fread(block, 1, sizeof block, f)) > 0) data.insert(data.end(), block, block + n);
-  const int err = std::ferror(f) ? errno : 0;
-  std::fclose(f);
-  if (err != 0) {
-    error = std::strerror(err);
-    return std::nullopt;
-  }
-  return data;
 }
 
 // Writes the case as <root>/<target>/regress-<first 16 hex digits of its SHA-256>: content-named,

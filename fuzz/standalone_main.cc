@@ -1,19 +1,20 @@
 // Standalone driver for the fuzz targets where libFuzzer is absent (gcc builds, riscv64, QEMU runs):
 // replays files and directories, then runs N seeded random inputs. A mismatch aborts, as under libFuzzer.
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <climits>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
-#include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
+
+#include "input_file.h"
 
 extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv);
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
@@ -109,16 +110,11 @@ std::vector<fs::path> collect(const std::vector<std::string>& paths) {
   return files;
 }
 
-// stdio, so that a read that fails part-way is an error rather than a shorter input.
 std::vector<std::uint8_t> read_file(const fs::path& path) {
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> in(std::fopen(path.c_str(), "rb"), &std::fclose);
-  if (!in) usage_error("cannot open " + path.string() + ": " + std::strerror(errno));
-  std::vector<std::uint8_t> data;
-  std::uint8_t chunk[1 << 16];
-  std::size_t n;
-  while ((n = std::fread(chunk, 1, sizeof chunk, in.get())) > 0) data.insert(data.end(), chunk, chunk + n);
-  if (std::ferror(in.get())) usage_error("cannot read " + path.string() + ": " + std::strerror(errno));
-  return data;
+  std::string error;
+  std::optional<std::vector<std::uint8_t>> data = shakedown::fuzz::read_input(path.string(), error);
+  if (!data) usage_error("cannot read " + path.string() + ": " + error);
+  return std::move(*data);
 }
 
 }  // namespace
