@@ -1,12 +1,14 @@
 // Counts the PadLock instructions that selection, introspection and binding execute, for one SHAKEDOWN_BACKENDS.
 //
-//   phe_selftest_probe [--bind FAMILY=BACKEND]... KIND=N...     e.g. xsha256=1 xsha512=0
+//   phe_selftest_probe [--bind FAMILY=BACKEND]... [--expect-bad-environment] KIND=N...     e.g. xsha256=1 xsha512=0
 //
 // Runs with the Zhaoxin features assumed (SHAKEDOWN_TEST_ASSUME) and, when SHAKEDOWN_EMULATE is set, the PadLock
 // model installed. It validates the environment, lists every family's backends, re-selects twice (as tests and
 // fuzzers do), binds the named backends, and then requires each KIND to have been emulated exactly N times. Without
 // the emulator a PadLock instruction is a real SIGILL, so a run that expects 0 of each proves, by surviving, that
-// none was executed. Exit status 0 when every count matches, 1 otherwise, 2 on bad arguments.
+// none was executed. --expect-bad-environment: SHAKEDOWN_BACKENDS is malformed, and every default use must report
+// it (Errc::bad_environment) instead of selecting; without the flag such an error fails the run. Exit status 0
+// when every count matches (and the environment error is as expected), 1 otherwise, 2 on bad arguments.
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -35,12 +37,30 @@ shakedown::emul::Insn parse_insn(std::string_view text) {
 
 }  // namespace
 
+// Runs a default use of the registry; true when it reported a malformed SHAKEDOWN_BACKENDS.
+template <class Use>
+bool reports_bad_environment(const char* what, Use&& use) {
+  try {
+    use();
+    return false;
+  } catch (const shakedown::Error& e) {
+    if (e.code() != shakedown::Errc::bad_environment) throw;
+    std::printf("%s: %s\n", what, e.what());
+    return true;
+  }
+}
+
 int main(int argc, char** argv) {
   std::vector<std::pair<shakedown::Family, std::string>> binds;
   std::vector<Expectation> expected;
+  bool expect_bad_environment = false;
   try {
     for (int i = 1; i < argc; ++i) {
       const std::string_view arg = argv[i];
+      if (arg == "--expect-bad-environment") {
+        expect_bad_environment = true;
+        continue;
+      }
       const bool bind = arg == "--bind";
       const std::string_view item = bind ? (i + 1 < argc ? std::string_view(argv[++i]) : "") : arg;
       const auto eq = item.find('=');
@@ -59,9 +79,16 @@ int main(int argc, char** argv) {
     return 2;
   }
 
-  shakedown::check_environment();
-  for (shakedown::Family f : shakedown::kAllFamilies) (void)shakedown::backends(f);
+  int status = 0;
+  bool bad_environment = reports_bad_environment("check_environment", [] { shakedown::check_environment(); });
+  for (shakedown::Family f : shakedown::kAllFamilies)
+    bad_environment &= reports_bad_environment("backends", [f] { (void)shakedown::backends(f); });
   for (int i = 0; i < 2; ++i) shakedown::testing::reselect(std::nullopt);  // once per process, not per selection
+  if (bad_environment != expect_bad_environment) {
+    std::printf("FAIL SHAKEDOWN_BACKENDS: %s\n", expect_bad_environment ? "expected to be reported as malformed"
+                                                                        : "reported as malformed");
+    status = 1;
+  }
   for (const auto& [family, backend] : binds) {
     const shakedown::Algorithm alg = family == shakedown::Family::sha256 ? shakedown::Algorithm::sha256
                                                                          : shakedown::Algorithm::sha512;
@@ -69,7 +96,6 @@ int main(int argc, char** argv) {
     std::printf("bound %s\n", std::string(bound.backend_name()).c_str());
   }
 
-  int status = 0;
   for (const Expectation& e : expected) {
     const std::uint64_t got = shakedown::emul::emulated(e.insn);
     const bool ok = got == e.count;

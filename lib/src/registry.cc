@@ -11,6 +11,7 @@
 
 #include "internal/arch.h"
 #include "internal/backends_env.h"
+#include "internal/message_text.h"
 #include "internal/registry.h"
 #include "internal/self_test.h"
 #include "internal/tables.h"
@@ -65,8 +66,13 @@ constexpr const char* kSelfTestPending = "self-test pending: runs when it is sel
 // From the one preference order: single messages take the first usable row not flagged kBackendManyOnly;
 // hash_many() may use every usable row with a multi-lane function, in that order (docs/design.md "Many
 // messages"). A pin sets both: only the pinned row's code runs.
+//
+// An unusable SHAKEDOWN_BACKENDS (env_usable false) still fills the table for introspection, but runs no
+// self-test: its pins and exclusions are lost with the parse error, and one of them may be what keeps a suspect
+// instruction from executing (`sha256=-x86_64/phe,sha512=generc` must not run PadLock's self-test). Every
+// default use throws the parse error anyway.
 template <Family F>
-void select_family(const FamilyOverride& o, Selection& sel, std::string& error) {
+void select_family(const FamilyOverride& o, bool env_usable, Selection& sel, std::string& error) {
   auto& status = sel.status[index_of(F)];
   status.clear();
   const BackendOf<F>* chosen = nullptr;
@@ -84,8 +90,8 @@ void select_family(const FamilyOverride& o, Selection& sel, std::string& error) 
     // Lanes that another row outruns on this core are left to a name or a pin (MultiLane::ahead_on).
     const bool many_here = has_many && (b.multi.ahead_on == nullptr || b.multi.ahead_on(sel.features));
     // Would selection use this row if it works? Only then may its self-test run here.
-    const bool wanted =
-        pinned || (o.pinned.empty() && !excluded && !pin_only && ((chosen == nullptr && !many_only) || many_here));
+    const bool wanted = env_usable && (pinned || (o.pinned.empty() && !excluded && !pin_only &&
+                                                   ((chosen == nullptr && !many_only) || many_here)));
     if (!b.info.available(sel.features)) {
       s.reason = "needs " + std::string(b.info.needs);
     } else if (!(b.info.flags & kBackendSelfTest)) {
@@ -182,8 +188,25 @@ std::atomic<const Selection*> g_current{nullptr};
 std::vector<std::unique_ptr<Selection>> g_history;  // kept alive: readers may hold old pointers
 bool g_detected_done = false;
 CpuFeatures g_detected;
+#if SHAKEDOWN_REGISTRY_TEST_HOOKS
+// The test hooks' state (shakedown::testing): compiled only into the copy of this file that lib/testing/ links, so
+// the library an application links has no code that adds CPU features or replaces SHAKEDOWN_BACKENDS.
 CpuFeatures g_assumed;
 std::optional<std::string> g_env_override;
+#endif
+
+// What selection sees: the detected features, plus (test builds only) the assumed ones.
+CpuFeatures features_locked() {
+  CpuFeatures f = g_detected;
+#if SHAKEDOWN_REGISTRY_TEST_HOOKS
+  f.flags |= g_assumed.flags;
+  if (!g_assumed.vendor.empty()) f.vendor = g_assumed.vendor;
+  if (g_assumed.family) f.family = g_assumed.family;
+  if (g_assumed.model) f.model = g_assumed.model;
+  if (g_assumed.vector_bytes) f.vector_bytes = g_assumed.vector_bytes;
+#endif
+  return f;
+}
 
 // Caller holds g_mutex. Builds (does not publish) the selection for this environment value.
 std::unique_ptr<Selection> make_selection_locked(const std::string& env) {
@@ -192,19 +215,17 @@ std::unique_ptr<Selection> make_selection_locked(const std::string& env) {
     g_detected_done = true;
   }
   auto sel = std::make_unique<Selection>();
-  sel->features = g_detected;
-  sel->features.flags |= g_assumed.flags;
-  if (!g_assumed.vendor.empty()) sel->features.vendor = g_assumed.vendor;
-  if (g_assumed.family) sel->features.family = g_assumed.family;
-  if (g_assumed.model) sel->features.model = g_assumed.model;
-  if (g_assumed.vector_bytes) sel->features.vector_bytes = g_assumed.vector_bytes;
+  sel->features = features_locked();
 
   Overrides overrides;
   std::string error = parse_backends_env(env, overrides);
-  if (!error.empty()) overrides = {};  // still fill the status table for introspection
+  const bool env_usable = error.empty();
+  if (!env_usable) overrides = {};  // still fill the status table for introspection, running no self-test
   std::string select_error;
   for (Family f : kAllFamilies)
-    visit_family(f, [&]<class T>(T) { select_family<T::kFamily>(overrides[index_of(f)], *sel, select_error); });
+    visit_family(f, [&]<class T>(T) {
+      select_family<T::kFamily>(overrides[index_of(f)], env_usable, *sel, select_error);
+    });
   sel->env_error = !error.empty() ? error : select_error;
   return sel;
 }
@@ -223,7 +244,9 @@ bool same_selection(const Selection& a, const Selection& b) {
 }
 
 std::string environment_value() {
+#if SHAKEDOWN_REGISTRY_TEST_HOOKS
   if (g_env_override) return *g_env_override;
+#endif
   const char* e = std::getenv(kBackendsEnv);
   return e ? e : "";
 }
@@ -279,6 +302,7 @@ const BackendInfo* named_backend_info(Family family, std::string_view name) {
   return visit_family(family, [&]<class T>(T) { return &backend<T::kFamily>(name).info; });
 }
 
+#if SHAKEDOWN_REGISTRY_TEST_HOOKS
 void add_assumed_features(const CpuFeatures& add) {
   std::lock_guard<std::mutex> lock(g_mutex);
   g_assumed.flags |= add.flags;
@@ -305,6 +329,7 @@ std::string environment_error(std::string_view value) {
   std::lock_guard<std::mutex> lock(g_mutex);
   return make_selection_locked(std::string(value))->env_error;
 }
+#endif  // SHAKEDOWN_REGISTRY_TEST_HOOKS
 
 }  // namespace shakedown::internal
 
@@ -323,7 +348,7 @@ const BackendOf<F>& backend(std::string_view name, bool require_available) {
     std::string names;
     for (const auto& b : rows) names += (names.empty() ? "" : ", ") + std::string(b.info.name);
     throw Error(Errc::unknown_backend, "unknown " + std::string(shakedown::name(F)) + " backend '" +
-                                           std::string(name) + "' (compiled: " + names + ")");
+                                           internal::shown_input(name) + "' (compiled: " + names + ")");
   }
   if (require_available) {
     const auto unavailable = [&](const std::string& reason) {

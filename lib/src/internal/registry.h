@@ -24,7 +24,8 @@ std::span<const BackendOf<F>* const> default_many_rows();
 const BackendInfo* default_backend_info(Family family);
 const BackendInfo* named_backend_info(Family family, std::string_view name);
 
-// For shakedown::testing (testing.cc): each re-runs selection under the registry's lock.
+// For shakedown::testing (testing.cc): each re-runs selection under the registry's lock. Defined only in the
+// registry copy compiled with SHAKEDOWN_REGISTRY_TEST_HOOKS (lib/testing/CMakeLists.txt), never in the library.
 void add_assumed_features(const CpuFeatures& add);
 void clear_assumed_features();
 void override_environment(std::optional<std::string> value);  // nullopt: read SHAKEDOWN_BACKENDS again
