@@ -4,6 +4,7 @@
 #include <string>
 
 #include "internal/algorithm_spec.h"
+#include "internal/message_text.h"
 #include "shakedown/error.h"
 
 namespace shakedown {
@@ -122,13 +123,13 @@ std::optional<Family> parse_family(std::string_view text) noexcept {
 
 Algorithm algorithm_from_name(std::string_view text) {
   if (auto a = parse_algorithm(text)) return *a;
-  throw Error(Errc::unknown_algorithm, "unknown algorithm '" + std::string(text) +
+  throw Error(Errc::unknown_algorithm, "unknown algorithm '" + internal::shown_input(text) +
                                            "' (valid: " + valid_names<Algorithm>(kAllAlgorithms) + ")");
 }
 
 Family family_from_name(std::string_view text) {
   if (auto f = parse_family(text)) return *f;
-  throw Error(Errc::unknown_family, "unknown backend family '" + std::string(text) +
+  throw Error(Errc::unknown_family, "unknown backend family '" + internal::shown_input(text) +
                                         "' (valid: " + valid_names<Family>(kAllFamilies) + ")");
 }
 

@@ -131,8 +131,9 @@ struct Slot {
   }
   static const Object* live(const CContext* c, int& status) noexcept { return live(const_cast<CContext*>(c), status); }
 
-  // Constructs the object make() returns in place (guaranteed elision). The storage is wiped first, so a context
-  // initialized again loses its old state, and one whose init throws is left not initialized.
+  // Constructs the object make() returns in place (guaranteed elision). The storage is wiped first and its old
+  // contents never read: it may be uninitialized (a context on the stack), and a live context initialized again
+  // loses its old state the same way (the objects own nothing but their bytes: destruction is zeroization).
   template <class Make>
   static int construct(CContext* c, Make&& make) {
     if (c == nullptr) return fail(SHAKEDOWN_E_NULL_POINTER, "context is null");
@@ -146,24 +147,23 @@ struct Slot {
     of(c)->tag = Tag;
     return SHAKEDOWN_OK;
   }
+  // Wipes all of the storage without reading it (cleanup is allowed on a context never initialized): the objects'
+  // destructors do nothing but zeroize, which this does for every byte.
   static void destroy(CContext* c) noexcept {
     if (c == nullptr) return;
-    if (of(c)->tag == Tag) of(c)->get().~Object();  // the destructors zeroize the state
     volatile unsigned char* p = c->opaque.bytes;
     for (std::size_t i = 0; i < sizeof c->opaque.bytes; ++i) p[i] = 0;
   }
+  // dst may be uninitialized: it is wiped and a copy constructed there, its old contents never read.
   static int copy(CContext* dst, const CContext* src) noexcept {
     int status = SHAKEDOWN_OK;
     const Object* from = live(src, status);
     if (from == nullptr) return status;
     if (dst == nullptr) return fail(SHAKEDOWN_E_NULL_POINTER, "context is null");
     if (dst == src) return SHAKEDOWN_OK;
-    if (of(dst)->tag == Tag) {
-      of(dst)->get() = *from;  // noexcept copy assignment
-    } else {
-      new (of(dst)->object) Object(*from);  // noexcept copy constructor
-      of(dst)->tag = Tag;
-    }
+    destroy(dst);
+    new (of(dst)->object) Object(*from);  // noexcept copy constructor
+    of(dst)->tag = Tag;
     return SHAKEDOWN_OK;
   }
 };
@@ -226,6 +226,10 @@ const char* shakedown_status_name(int status) {
 const char* shakedown_last_error(void) { return g_last_error; }
 
 const char* shakedown_version(void) { return SHAKEDOWN_VERSION_STRING; }
+
+size_t shakedown_hash_ctx_size(void) { return sizeof(shakedown_hash_ctx); }
+size_t shakedown_xof_ctx_size(void) { return sizeof(shakedown_xof_ctx); }
+size_t shakedown_hmac_ctx_size(void) { return sizeof(shakedown_hmac_ctx); }
 
 const char* shakedown_algorithm_name(shakedown_algorithm alg) {
   // name() views string literals: their terminating NUL is there.

@@ -107,6 +107,7 @@ case $mode in
     [[ $(grep -c ": $abc_sha256\$" <<<"$out") == $(grep -cE "^(one-shot sha256|sha256 on)" <<<"$out") ]] ||
       fail "a SHA-256 line is wrong"
     grep -qx "hmac-sha256: $rfc4231_case2" <<<"$out" || fail "HMAC-SHA-256 is not RFC 4231 test case 2"
+    grep -qF "backend 'no\\xff\\x1b[2Jsuch'" <<<"$out" || fail "the hostile name is not shown escaped"
     ;;
   symbols)
     # The shared library's dynamic symbol table against the checked-in list (docs/abi.md): a missing public

@@ -96,6 +96,14 @@ typedef struct shakedown_hmac_ctx {
   } opaque;
 } shakedown_hmac_ctx;
 
+/* The storage each context type needs, as this library was built: sizeof(shakedown_hash_ctx) and so on. A caller
+   that cannot include this header (an FFI: Python's ctypes, say) must size its storage from these, never from a
+   number copied by hand: a context passed in storage too small for its kind is written past its end (a
+   shakedown_hmac_ctx needs four times a shakedown_hash_ctx). The alignment needed is that of long double. */
+SHAKEDOWN_API size_t shakedown_hash_ctx_size(void);
+SHAKEDOWN_API size_t shakedown_xof_ctx_size(void);
+SHAKEDOWN_API size_t shakedown_hmac_ctx_size(void);
+
 /* ---- Errors and names ---- */
 
 /* "SHAKEDOWN_E_FINALIZED" for a status; "unknown status" for anything else. Never null. */
