@@ -492,7 +492,17 @@ TEST(Hmac, MoveWipesTheSourceKeyedStates) {
     EXPECT_TRUE(src.finalized());
     src.reset();
     EXPECT_TRUE(src.finalized()) << "reset() must not revive a moved-from Hmac";
-    EXPECT_EQ(error_of([&] { src.update("x"); }).first, Errc::finalized);
+    for (const auto& [code, message] :
+         {error_of([&] { src.update("x"); }), error_of([&] { (void)src.final(); }),
+          error_of([&] { (void)src.verify(std::vector<std::uint8_t>(digest_size(a))); })}) {
+      EXPECT_EQ(code, Errc::finalized);
+      // Not "call reset() first": reset() cannot bring the key back.
+      EXPECT_NE(message.find("moved from: it holds no key"), std::string::npos) << message;
+    }
+    Hmac finished(a, key);
+    (void)finished.final();
+    const auto [code, message] = error_of([&] { finished.update("x"); });
+    EXPECT_NE(message.find("call reset() first"), std::string::npos) << message;  // where reset() does help
     Hmac assigned(a, pattern(3, 1));
     assigned = std::move(dst);
     EXPECT_FALSE(contains(object_bytes(dst), keyed)) << "move assignment left the keyed state in the source";
@@ -501,6 +511,21 @@ TEST(Hmac, MoveWipesTheSourceKeyedStates) {
     assigned.update(msg);
     EXPECT_TRUE(assigned.verify(test::openssl_hmac(a, key, msg)));
   }
+}
+
+// Names from a caller (an FFI string, an environment value) are echoed escaped: no control byte, no malformed
+// UTF-8 reaches a message (a terminal, a log, or a decoder such as ctypes' .decode() would take them in).
+TEST(Errors, EchoedNamesAreEscapedToPrintableUtf8) {
+  const std::string hostile = std::string("a\x1b[2J\xff\xc2\x9b\\b\x01") + "\xc3\xa9";
+  const std::string shown = "'a\\x1b[2J\\xff\\xc2\\x9b\\\\b\\x01\xc3\xa9'";
+  for (const auto& [code, message] :
+       {error_of([&] { (void)algorithm_from_name(hostile); }), error_of([&] { (void)family_from_name(hostile); }),
+        error_of([&] { Hasher(Algorithm::sha256, hostile); }),
+        error_of([&] { testing::reselect("sha256=" + hostile); check_environment(); })}) {
+    EXPECT_NE(message.find(shown), std::string::npos) << message;
+    for (const char c : message) EXPECT_FALSE(static_cast<unsigned char>(c) < 0x20 || c == 0x7f) << message;
+  }
+  testing::reselect(std::nullopt);
 }
 
 }  // namespace

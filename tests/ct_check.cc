@@ -3,7 +3,8 @@
 //
 // Every algorithm through every backend the tool can run: the message, the HMAC key and the hashing state
 // are marked secret (lib/src/internal/constant_time.h); the library hashes, MACs (keys around the block
-// size, longer ones hashed first), verifies right, wrong and truncated tags and squeezes. A branch or an
+// size, longer ones hashed first), verifies right, wrong and truncated tags and squeezes, and hashes many
+// messages at once on every row's lanes (hash_many, fresh and after a secret prefix). A branch or an
 // address computed from a secret anywhere on the way is reported by the tool, naming the source line, and
 // fails the run (MSan halts; Valgrind exits with --error-exitcode). Only outputs are declassified, and only
 // after checking that every output byte still carries the mark: a mark lost on the way (asm that MSan cannot
@@ -46,7 +47,7 @@ using shakedown::Family;
 
 constexpr std::size_t kMaxMessage = 5 * shakedown::kMaxBlockSize + 8;
 constexpr std::size_t kMaxOut = 3 * shakedown::kMaxBlockSize;
-std::uint8_t g_pattern[kMaxMessage];  // public bytes; secrets are marked copies of them
+std::uint8_t g_pattern[kMaxMessage + 32];  // public bytes; secrets are marked copies of them (from offsets < 32)
 int g_failures = 0;
 unsigned long long g_checks = 0;
 shakedown::test::RecordBuffer g_records;
@@ -221,8 +222,37 @@ void check_hmac(Algorithm alg, std::string_view backend, std::size_t keylen, std
   }
 }
 
+// hash_many() on a row's lanes: lanes + 1 secret messages of the framing lengths (so the lanes and the tail that
+// the single-message code takes both run), from the empty message and after a secret-state prefix (a salt or key
+// shared by every message). Each output is published on its own.
+void check_many(Algorithm alg, std::string_view backend, std::size_t lanes, std::uint32_t& seed) {
+  constexpr std::size_t kMaxMessages = 17;  // 16 lanes + 1
+  const std::size_t count = lanes + 1 < kMaxMessages ? lanes + 1 : kMaxMessages;
+  const auto lengths = framing_lengths(alg);
+  static std::uint8_t msgs[kMaxMessages][kMaxMessage];
+  static std::uint8_t outs[kMaxMessages][kMaxOut];
+  std::span<const std::uint8_t> in[kMaxMessages];
+  std::span<std::uint8_t> out[kMaxMessages];
+  const std::size_t n = out_len(alg);
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::size_t len = lengths[(i + next_random(seed)) % lengths.size()];
+    in[i] = {secret_copy(msgs[i], i, len), len};
+    out[i] = {outs[i], n};
+  }
+  shakedown::hash_many(alg, backend, {in, count}, {out, count});
+  for (std::size_t i = 0; i < count; ++i) publish(outs[i], n, alg, backend, in[i].size());
+
+  std::uint8_t salt[kMaxMessage];
+  const std::size_t salt_len = shakedown::block_size(alg) + 5;  // a whole block absorbed, the rest buffered
+  shakedown::Hasher prefix(alg, backend);
+  prefix.update(secret_copy(salt, 3, salt_len), salt_len);
+  for (std::size_t i = 0; i < count; ++i) secret_copy(msgs[i], i, in[i].size());
+  shakedown::hash_many(prefix, {in, count}, {out, count});
+  for (std::size_t i = 0; i < count; ++i) publish(outs[i], n, alg, backend, in[i].size());
+}
+
 // Every check for one (algorithm, backend); returns how many outputs and verdicts it checked.
-unsigned long long check_backend(Algorithm alg, std::string_view backend) {
+unsigned long long check_backend(Algorithm alg, std::string_view backend, std::size_t lanes) {
   const unsigned long long before = g_checks;
   std::uint32_t seed = 0x9e3779b9u ^ static_cast<std::uint32_t>(alg);
   const auto lengths = framing_lengths(alg);
@@ -234,6 +264,7 @@ unsigned long long check_backend(Algorithm alg, std::string_view backend) {
     const std::size_t keylens[] = {1, b - 1, b, b + 1, 2 * b + 1};
     for (std::size_t i = 0; i < std::size(keylens); ++i) check_hmac(alg, backend, keylens[i], lengths[i]);
   }
+  if (lanes != 0) check_many(alg, backend, lanes, seed);
   return g_checks - before;
 }
 
@@ -252,7 +283,8 @@ void check_all_backends() {
   auto run = [](Family family, const auto& b) {
     for (Algorithm alg : shakedown::kAllAlgorithms) {
       if (shakedown::family_of(alg) != family) continue;
-      if (!g_records.report("ct", alg, b.info.name, "constant-time", check_backend(alg, b.info.name))) std::exit(2);
+      if (!g_records.report("ct", alg, b.info.name, "constant-time", check_backend(alg, b.info.name, b.multi.lanes)))
+        std::exit(2);
     }
   };
   shakedown::test::for_each_backend(not_run, run);
@@ -265,7 +297,7 @@ int main() {
     std::fprintf(stderr, "ct_check: built for %s but not running under it: nothing would be checked\n", kTool);
     return 2;
   }
-  for (std::size_t i = 0; i < kMaxMessage; ++i) g_pattern[i] = static_cast<std::uint8_t>(i * 131 + (i >> 8));
+  for (std::size_t i = 0; i < std::size(g_pattern); ++i) g_pattern[i] = static_cast<std::uint8_t>(i * 131 + (i >> 8));
   std::printf("ct_check: secrets marked for %s\n", kTool);
   check_all_backends();
   if (!g_records.flush()) return 2;

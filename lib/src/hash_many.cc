@@ -1,5 +1,7 @@
 // hash_many(): every argument checked first, the rows chosen, then the lanes (internal/lanes.h) or one message at
 // a time.
+#include <exception>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -33,7 +35,20 @@ void check_nth(const char* what, std::size_t i, Check&& check) {
   }
 }
 
+// Whether [p, p + n) and the storage of an array of spans share a byte (by address; std::less orders any pointers).
+template <class Span>
+bool overlaps_array(const std::uint8_t* p, std::size_t n, std::span<const Span> array) {
+  if (n == 0 || array.empty()) return false;
+  const auto* lo = reinterpret_cast<const std::uint8_t*>(array.data());
+  const auto* hi = reinterpret_cast<const std::uint8_t*>(array.data() + array.size());
+  const std::less<const std::uint8_t*> before;
+  return before(p, hi) && before(lo, p + n);
+}
+
 // Every argument before anything runs: a call that throws has written nothing. Messages are built only for a throw.
+// An output over the arrays of spans themselves is refused: the lanes read msgs[j] and outs[j] after earlier
+// outputs are written, so such an output would turn digest bytes into pointers (the header promises that nothing
+// outside the spans is written).
 template <Family F>
 void check_many(Algorithm alg, const ManyStart<F>& start, Messages msgs, Outputs outs) {
   if (msgs.size() != outs.size())
@@ -42,6 +57,9 @@ void check_many(Algorithm alg, const ManyStart<F>& start, Messages msgs, Outputs
   const bool any_length = is_xof(alg);
   const std::size_t digest = digest_size(alg);
   for (std::size_t i = 0; i < msgs.size(); ++i) {
+    if (overlaps_array(outs[i].data(), outs[i].size(), msgs) || overlaps_array(outs[i].data(), outs[i].size(), outs))
+      throw Error(Errc::bad_output_length,
+                  nth("output", i) + " overlaps the array of message or output spans passed to hash_many");
     if (msgs[i].data() == nullptr && !msgs[i].empty())
       internal::check_pointer(nullptr, msgs[i].size(), nth("message", i));
     if (!any_length && outs[i].size() != digest)
@@ -125,12 +143,21 @@ void many_from_scratch(Algorithm alg, const BackendInfo* named, Messages msgs, O
   });
 }
 
+// Every allocation is made before anything is hashed; one that fails is an Error like every other refusal
+// (Errc::bad_output_length, as output_buffer() says for one output too large), never std::bad_alloc.
 std::vector<std::vector<std::uint8_t>> many_vectors(Algorithm alg, Messages msgs, std::size_t outlen) {
   internal::check_output_length(alg, outlen);  // with no messages too: the same length is wrong for any count
   std::vector<std::vector<std::uint8_t>> out;
-  out.reserve(msgs.size());
-  for (std::size_t i = 0; i < msgs.size(); ++i) out.push_back(internal::output_buffer(alg, outlen));
-  std::vector<std::span<std::uint8_t>> spans(out.begin(), out.end());
+  std::vector<std::span<std::uint8_t>> spans;
+  try {
+    out.reserve(msgs.size());
+    for (std::size_t i = 0; i < msgs.size(); ++i) out.emplace_back(outlen);
+    spans.assign(out.begin(), out.end());
+  } catch (const std::exception&) {  // std::bad_alloc, std::length_error
+    throw Error(Errc::bad_output_length, "cannot allocate " + std::to_string(msgs.size()) + " outputs of " +
+                                             std::to_string(outlen) + " bytes of " + std::string(name(alg)) +
+                                             "; pass output spans instead");
+  }
   hash_many(alg, msgs, spans);
   return out;
 }

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "internal/api_checks.h"
 #include "internal/bytes.h"
 #include "internal/constant_time.h"
 #include "shakedown/error.h"
@@ -38,6 +39,14 @@ void keyed_pair(Algorithm alg, const std::uint8_t* key, std::size_t keylen, Hash
   internal::secure_zero(pad, sizeof pad);
 }
 
+// Errc::finalized for a context that cannot MAC: after final() until reset(), or for good once moved from (its
+// keyed start states are finalized too, so reset() cannot help and must not be suggested).
+[[noreturn]] void throw_finalized(bool moved_from) {
+  if (moved_from)
+    throw Error(Errc::finalized, "HMAC context was moved from: it holds no key (assign a new Hmac to it)");
+  throw Error(Errc::finalized, "HMAC context used after final(); call reset() first");
+}
+
 }  // namespace
 
 Hmac::Hmac(Hasher prototype, std::span<const std::uint8_t> key)
@@ -66,13 +75,14 @@ Hmac& Hmac::operator=(Hmac&& other) noexcept = default;
 Hmac::~Hmac() = default;  // each Hasher zeroizes itself
 
 Hmac& Hmac::update(const void* data, std::size_t len) {
+  if (inner_.finalized()) throw_finalized(inner_start_.finalized());
   inner_.update(data, len);
   return *this;
 }
 
 void Hmac::final(std::span<std::uint8_t> out) {
   // The context's state first, then the arguments, as Hasher::final checks them.
-  if (inner_.finalized()) throw Error(Errc::finalized, "HMAC context used after final(); call reset() first");
+  if (inner_.finalized()) throw_finalized(inner_start_.finalized());
   const std::size_t L = digest_size(algorithm());
   if (out.empty() || out.size() > L)
     throw Error(Errc::bad_output_length, "HMAC-" + std::string(name(algorithm())) + " output must be 1.." +
@@ -87,7 +97,7 @@ void Hmac::final(std::span<std::uint8_t> out) {
 }
 
 std::vector<std::uint8_t> Hmac::final() {
-  std::vector<std::uint8_t> out(digest_size(algorithm()));
+  std::vector<std::uint8_t> out = internal::output_buffer(algorithm(), digest_size(algorithm()));
   final(out);
   return out;
 }

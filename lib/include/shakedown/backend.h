@@ -144,11 +144,17 @@ decltype(auto) visit_family(Family family, Fn&& fn) {
 }
 
 // The compiled rows of a family in preference order, generic last (arch/<arch>/backends.cc).
+// Raw rows: calling a row's functions yourself bypasses everything the registry enforces. Nothing checks that this
+// CPU can execute it (call info.available first), runs its known-answer self-test (kBackendSelfTest), or honours
+// SHAKEDOWN_BACKENDS pins and exclusions: a row an operator excluded because its instruction is suspect runs if you
+// call it. Contexts (Hasher, Hmac, hash_many) and backend(name) with require_available are the checked ways in.
 template <Family F>
 SHAKEDOWN_API std::span<const BackendOf<F>> compiled_backends() noexcept;
 
 // Lookup by name; throws Errc::unknown_backend (listing the known names) or, when require_available,
 // Errc::backend_unavailable with the reason (a self-tested backend runs its known-answer test here first).
+// backend(name, false) returns the raw row unchecked, with the caveats of compiled_backends(). A name binds
+// even a backend SHAKEDOWN_BACKENDS excludes: an explicit bind is the caller's choice (as Hasher(alg, name)).
 template <Family F>
 SHAKEDOWN_API const BackendOf<F>& backend(std::string_view name, bool require_available = true);
 

@@ -152,11 +152,12 @@ SHAKEDOWN_API std::vector<std::uint8_t> hash(Algorithm alg, std::span<const std:
 // outs[i] receives the hash of msgs[i], as hash(alg, msgs[i], outs[i]) would write it, for any number of messages
 // of any lengths; the backend hashes several at once where it has a multi-lane function (selected_many_backend).
 // Each outs[i].size() must be digest_size(alg) for fixed digests; for SHAKE each output may have its own length.
-// Errors, thrown before anything is written: msgs.size() != outs.size() and a wrong output size
-// (Errc::bad_output_length), a null span with a non-zero length (Errc::null_pointer), a message over the length
-// limit (Errc::message_too_long), and the errors of hash(). Nothing of the messages is left behind but the outputs.
-// outs[i] may overlap msgs[i]. An output that overlaps another message or output leaves those results
-// unspecified (each output is written as soon as its own message is hashed); nothing outside the spans is touched.
+// Errors, thrown before anything is written: msgs.size() != outs.size(), a wrong output size and an output that
+// overlaps the arrays msgs or outs themselves (Errc::bad_output_length), a null span with a non-zero length
+// (Errc::null_pointer), a message over the length limit (Errc::message_too_long), and the errors of hash().
+// Nothing of the messages is left behind but the outputs. outs[i] may overlap msgs[i]. An output that overlaps
+// another message or output leaves those results unspecified (each output is written as soon as its own message
+// is hashed); nothing outside the output spans is written.
 SHAKEDOWN_API void hash_many(Algorithm alg, Messages msgs, Outputs outs);
 SHAKEDOWN_API void hash_many(Algorithm alg, std::string_view backend, Messages msgs, Outputs outs);
 // Continues a context: outs[i] receives the hash of everything prefix absorbed followed by msgs[i] (a salt or
@@ -164,6 +165,7 @@ SHAKEDOWN_API void hash_many(Algorithm alg, std::string_view backend, Messages m
 // by name, else on selected_many_backend(). Errc::finalized / Errc::wrong_phase for a finalized or squeezing prefix.
 SHAKEDOWN_API void hash_many(const Hasher& prefix, Messages msgs, Outputs outs);
 // digest_size(alg) bytes per message, or outlen bytes each (SHAKE; a fixed digest accepts only its size).
+// Outputs that cannot be allocated are Errc::bad_output_length, before anything is hashed.
 SHAKEDOWN_API std::vector<std::vector<std::uint8_t>> hash_many(Algorithm alg, Messages msgs);
 SHAKEDOWN_API std::vector<std::vector<std::uint8_t>> hash_many(Algorithm alg, Messages msgs, std::size_t outlen);
 
