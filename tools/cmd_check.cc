@@ -4,9 +4,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <vector>
+
+#include <unistd.h>
 
 #include "check_lists.h"
 #include "command_line.h"
@@ -27,7 +30,8 @@ const char* const kCheckHelp =
     "  -a, --algorithm=NAME  check every line with NAME (tags must name it); without -a, a tag chooses\n"
     "                        its line's algorithm and untagged lines are sha256\n"
     "  -B, --backend=NAME    hash on this backend (see 'shakedown backends')\n"
-    "  -l, --length=BYTES    the SHAKE digest length lines must have (default: any whole bytes)\n"
+    "  -l, --length=BYTES    the SHAKE digest length lines must have (default: any whole number of\n"
+    "                        bytes from 16 for shake128 and 32 for shake256; shorter is refused)\n"
     "      --ignore-missing  don't fail or report status for missing files\n"
     "      --quiet           don't print OK for each successfully verified file\n"
     "      --status          don't output anything, the exit status shows success\n"
@@ -72,10 +76,21 @@ bool same_hex(std::string_view listed, const std::string& computed) {
   return true;
 }
 
-// "NAME: OK" on stdout, escaped as coreutils 9.1 escapes result lines.
+bool has_control_byte(std::string_view text) {
+  for (const char c : text)
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) return true;
+  return false;
+}
+
+// "NAME: OK" on stdout, escaped as coreutils 9.1 escapes result lines. On a terminal, a name with control bytes
+// (from a list someone else wrote: an escape sequence can rewrite the screen, hide a FAILED) is shell-quoted as
+// messages are (and as ls shows such names on a terminal); piped or redirected output stays coreutils' bytes.
 void print_result(const std::string& file, const char* result) {
+  static const bool terminal = isatty(STDOUT_FILENO) == 1;
   const bool escape = result_line_needs_escape(file);
-  const std::string name = escape ? "\\" + escape_name(file) : file;
+  const std::string name = terminal && has_control_byte(file) ? quoted(file, Quotes::always, SIZE_MAX)
+                           : escape                            ? "\\" + escape_name(file)
+                                                               : file;
   std::fwrite(name.data(), 1, name.size(), stdout);
   std::printf(": %s\n", result);
 }
@@ -92,6 +107,13 @@ std::string note_text(const LineProblem& p) {
   if (p.kind == LineProblem::Kind::other_algorithm)
     return "the line is tagged " + std::string(tag_name(p.tagged)) +
            " but -a selects another algorithm (without -a, each tag chooses its line's algorithm)";
+  if (p.kind == LineProblem::Kind::short_xof) {
+    const std::size_t min = min_checked_xof_length(p.expected);
+    return "the " + std::string(tag_name(p.expected)) + " digest has " + std::to_string(p.hex_digits / 2) +
+           (p.hex_digits == 2 ? " byte" : " bytes") + "; check accepts " + std::to_string(min) +
+           " bytes or more (the algorithm's " + std::to_string(8 * min) +
+           "-bit security strength): a shorter digest is no integrity check";
+  }
   const std::string digits = std::to_string(p.hex_digits) + " hex digits";
   const std::string others = algorithms_of_length(p.hex_digits);
   return "the digest has " + digits + (others.empty() ? "" : ", the length of a " + others + " digest") +

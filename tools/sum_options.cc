@@ -4,6 +4,7 @@
 #include <array>
 
 #include "command_line.h"
+#include "sums_format.h"
 #include "terminal_text.h"
 
 namespace shakedown::cli {
@@ -102,6 +103,12 @@ void validate(const SumOptions& o, bool text_given) {
   if (o.length && !is_xof(alg) && !tags_choose)
     throw UsageError("--length applies to shake128 and shake256 only; " + std::string(name(alg)) +
                      " has a fixed size (choose the algorithm with -a)");
+  // A length no line could be checked at (sums_format.h): refused before any list is read.
+  const std::size_t min_checked = min_checked_xof_length(tags_choose ? Algorithm::shake128 : alg);
+  if (o.check && o.length && *o.length < min_checked)
+    throw UsageError("--length " + std::to_string(*o.length) + " is below the " + std::to_string(min_checked) +
+                     " bytes check accepts for " + (tags_choose ? std::string("SHAKE") : std::string(name(alg))) +
+                     " digests (their security strength): such a digest is no integrity check");
   if (!o.backend.empty()) {
     if (!o.check || o.algorithm)
       require_backend_for(o.backend, alg);

@@ -167,17 +167,33 @@ ParsedLine SumsParser::parse_untagged(std::string_view line, std::size_t start, 
   return ParsedLine{SumsLine{alg, std::string(hex), std::move(*file)}, {}};
 }
 
+std::size_t min_checked_xof_length(Algorithm alg) {
+  switch (alg) {
+    case Algorithm::shake128: return 16;
+    case Algorithm::shake256: return 32;
+    default: return 0;
+  }
+}
+
 bool SumsParser::valid_digest(std::string_view hex, Algorithm alg) const {
   if (!all_hex(hex)) return false;
   if (!is_xof(alg)) return hex.size() == 2 * digest_size(alg);
+  if (hex.size() < 2 * min_checked_xof_length(alg)) return false;
   if (xof_length_) return hex.size() == 2 * *xof_length_;
-  return !hex.empty() && hex.size() % 2 == 0;
+  return hex.size() % 2 == 0;
 }
 
-// A field of whole hex bytes, of a length that is not the expected algorithm's.
+// A field of whole hex bytes, of a length that is not the expected algorithm's; or a SHAKE digest too short.
 LineProblem SumsParser::diagnose(std::string_view hex, Algorithm alg) const {
   LineProblem p;
-  if (is_xof(alg) || hex.empty() || hex.size() % 2 != 0 || !all_hex(hex)) return p;
+  if (hex.empty() || hex.size() % 2 != 0 || !all_hex(hex)) return p;
+  if (is_xof(alg)) {
+    if (hex.size() >= 2 * min_checked_xof_length(alg)) return p;
+    p.kind = LineProblem::Kind::short_xof;
+    p.hex_digits = hex.size();
+    p.expected = alg;
+    return p;
+  }
   p.kind = LineProblem::Kind::wrong_length;
   p.hex_digits = hex.size();
   p.expected = alg;

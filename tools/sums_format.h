@@ -29,6 +29,11 @@ std::string escape_name(std::string_view name);
 
 using ::shakedown::append_hex;  // shakedown/hex.h: lower-case hex digits of the bytes
 
+// The shortest SHAKE digest check accepts, in bytes: the instance's security strength (FIPS 202 §A.1: 128 bits
+// for SHAKE128, 256 for SHAKE256). A list is an integrity check, and a d-bit digest resists a second preimage
+// for at most 2^d tries: a 1-byte line is matched by a forged file within a few hundred. 0 for fixed digests.
+std::size_t min_checked_xof_length(Algorithm alg);
+
 struct SumsLine {
   Algorithm algorithm;
   std::string hex;   // as listed (either case), already checked: hex digits of the algorithm's length
@@ -37,9 +42,9 @@ struct SumsLine {
 
 // Why a line that is not a checksum line probably is one for another algorithm, for a note to the user.
 struct LineProblem {
-  enum class Kind { none, wrong_length, other_algorithm } kind = Kind::none;
-  std::size_t hex_digits = 0;       // wrong_length: the listed digest's length
-  Algorithm expected{};             // wrong_length: the algorithm that was expected
+  enum class Kind { none, wrong_length, other_algorithm, short_xof } kind = Kind::none;
+  std::size_t hex_digits = 0;       // wrong_length, short_xof: the listed digest's length
+  Algorithm expected{};             // wrong_length, short_xof: the algorithm that was expected
   Algorithm tagged{};               // other_algorithm: the algorithm the tag names
 };
 

@@ -148,6 +148,22 @@ class Options(unittest.TestCase):
         self.assertNotIn(b"WARNING", r.stderr)
 
 
+def read_terminal(primary, timeout=120):
+    """Everything written to a pseudo-terminal until the program closes it (or goes quiet for `timeout` s)."""
+    shown = b""
+    while True:
+        ready, _, _ = select.select([primary], [], [], timeout)
+        if not ready:
+            return shown
+        try:
+            chunk = os.read(primary, 4096)
+        except OSError:  # EIO: the program closed the terminal
+            return shown
+        if not chunk:
+            return shown
+        shown += chunk
+
+
 class Progress(unittest.TestCase):
     """A progress line for inputs over 256 MiB, on stderr, only when stderr is a terminal."""
 
@@ -166,18 +182,7 @@ class Progress(unittest.TestCase):
         primary, secondary = pty.openpty()
         p = subprocess.Popen([SHAKEDOWN, "sum", self.big], stdout=subprocess.PIPE, stderr=secondary, env=ENV)
         os.close(secondary)
-        shown = b""
-        while True:
-            ready, _, _ = select.select([primary], [], [], 120)
-            if not ready:
-                break
-            try:
-                chunk = os.read(primary, 4096)
-            except OSError:  # EIO: the tool closed the terminal
-                break
-            if not chunk:
-                break
-            shown += chunk
+        shown = read_terminal(primary)
         out, _ = p.communicate(timeout=120)
         os.close(primary)
         self.assertEqual(p.returncode, 0)
@@ -191,6 +196,33 @@ class Progress(unittest.TestCase):
     def test_no_progress_when_stderr_is_not_a_terminal(self):
         r = run([SHAKEDOWN, "sum", self.big])
         self.assertEqual((r.status, r.stderr), (0, b""), r.text())
+
+
+class ResultLinesOnATerminal(unittest.TestCase):
+    """check's "NAME: OK" lines: a name with a control byte is shell-quoted on a terminal (a list written by someone
+    else must not drive the screen), and left as coreutils writes it when stdout is a pipe (docs/cli.md)."""
+
+    def test_control_bytes_in_names(self):
+        d = tempfile.mkdtemp(prefix="shakedown-tty-")
+        try:
+            name = "a\x1b[2Jb"
+            with open(os.path.join(d, name), "wb") as f:
+                f.write(b"abc")
+            with open(os.path.join(d, "list"), "wb") as f:
+                f.write(hashlib.sha256(b"abc").hexdigest().encode() + b"  " + name.encode() + b"\n")
+            primary, secondary = pty.openpty()
+            p = subprocess.Popen([SHAKEDOWN, "check", "list"], cwd=d, stdout=secondary, stderr=subprocess.DEVNULL, env=ENV)
+            os.close(secondary)
+            shown = read_terminal(primary)
+            p.wait(timeout=60)
+            os.close(primary)
+            self.assertEqual(p.returncode, 0)
+            self.assertNotIn(b"\x1b", shown)
+            self.assertIn(b"'a'$'\\033''[2Jb': OK", shown)
+            r = run([SHAKEDOWN, "check", "list"], cwd=d)
+            self.assertEqual((r.status, r.stdout), (0, name.encode() + b": OK\n"), r.text())  # coreutils' bytes
+        finally:
+            shutil.rmtree(d)
 
 
 if __name__ == "__main__":
