@@ -1,6 +1,7 @@
 // Keccak with CPACF: KIMD-SHA3 for the permutation and multi-block absorb, KLMD for one-shot SHA-3/SHAKE
 // (MSA extension 6; docs/isa/cpacf.md §2.1.4; the shape follows linux lib/crypto/s390/sha3.h).
 #include <cstring>
+#include <functional>
 
 #include "cpacf.h"
 #include "internal/bytes.h"
@@ -72,6 +73,11 @@ bool digest(Algorithm alg, const std::uint8_t* data, std::size_t len, std::uint8
   }
   const bool shake = alg == Algorithm::shake128 || alg == Algorithm::shake256;
   if (!shake && outlen > cpacf::kKeccakStateBytes) return false;
+  // KLMD-SHAKE writes the output while it is an operand of the same instruction as the message: whether they may
+  // overlap is not settled (docs/isa/cpacf.md §2.1.9), so an overlapping output goes the framing's way instead
+  // (everything absorbed before anything is squeezed). Addresses compared with std::less: any two pointers.
+  const std::less<const std::uint8_t*> before;
+  if (shake && len != 0 && outlen != 0 && before(out, data + len) && before(data, out + outlen)) return false;
   alignas(8) std::uint8_t block[cpacf::kKeccakStateBytes];
   if (cpu_features().has(CpuFeature::s390_msa12))
     fc |= cpacf::kNoIcv | cpacf::kDufop;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <functional>
 
 #include "sha_reference.h"
 #include "test_break.h"
@@ -240,6 +241,20 @@ CpacfStep run_cpacf(const CpacfInstruction& insn, CpacfRegisters& regs, const Op
   // The parameter block: exactly its documented size (docs/isa/cpacf.md §2.3 item 10), read once and written once.
   std::uint8_t* param = memory(mode.address(regs.gr[1]));
   const bool keccak = f.kind == Kind::sha3 || f.kind == Kind::shake;
+  if (shake_output) {
+    // docs/isa/cpacf.md §2.1.9 [not confirmed]: output over the message or the parameter block is treated as
+    // unpredictable, so no caller may rely on what this model (which reads all input first) would do.
+    const std::uint8_t* out = memory<const std::uint8_t>(mode.address(regs.gr[insn.r1]));
+    const std::uint64_t out_len = mode.length(regs.gr[insn.r1 + 1]);
+    const auto overlaps = [&](const std::uint8_t* p, std::uint64_t n) {
+      const std::less<const std::uint8_t*> before;
+      return out_len != 0 && n != 0 && before(out, p + n) && before(p, out + out_len);
+    };
+    const bool reads_message = !(gr0 & kGr0PaddingState);
+    if ((reads_message && overlaps(src, len)) || overlaps(param, f.state_bytes + f.mbl_bytes))
+      return exception(step.insn, "KLMD-SHAKE output (first operand) overlaps the message (second operand) or the "
+                                  "parameter block: unpredictable results (docs/isa/cpacf.md §2.1.9)");
+  }
   const bool no_icv = keccak && (gr0 & kGr0NoIcv);  // NIP is ignored by SHA-1/2 (docs/isa/cpacf.md §2.1.2)
   const bool squeeze_only = shake_output && (gr0 & kGr0PaddingState);
   State s{};
