@@ -9,7 +9,7 @@ if [ ! -f "$SOURCE_DIR/fuzz/CMakeLists.txt" ] && [ -n "${SRC:-}" ] && [ -f "$SRC
   SOURCE_DIR=$SRC/shakedown
 fi
 BUILD_DIR=${WORK:-/tmp}/shakedown-fuzz-build
-TARGETS="fuzz_hash fuzz_blocks fuzz_api fuzz_many"
+TARGETS=$(grep -v '^#' "$SOURCE_DIR/fuzz/targets.txt" | xargs)  # the one list of targets
 
 openssl_args=()
 if [ -n "${OPENSSL_ROOT_DIR:-}" ]; then openssl_args=(-DOPENSSL_ROOT_DIR="$OPENSSL_ROOT_DIR" -DOPENSSL_USE_STATIC_LIBS=ON); fi

@@ -11,10 +11,10 @@ its statistic.
 import os
 from dataclasses import dataclass, field
 
-from matrix import HOST_ARCH
+from arches import ARCHES, HOST_ARCH
 
-# The backend-name prefix of each arch's backends (generic runs on every arch).
-ARCH_PREFIX = {"x86_64": "x86_64/", "aarch64": "arm64/", "s390x": "s390x/", "riscv64": "riscv64/"}
+# The backend-name prefix of each arch's backends (generic runs on every arch): its arch/ folder (ci/arches.txt).
+ARCH_PREFIX = {a.name: a.folder + "/" for a in ARCHES}
 
 
 @dataclass
@@ -46,12 +46,13 @@ def cell(records, env, arch, backend, skipped_envs):
     return "not run: no record"
 
 
-def section(matrix, records, backends, covered_arches, skipped_envs, out_dir):
+def section(plan, records, backends, covered_arches, skipped_envs, out_dir):
     """The constant-time coverage of a run: one column per environment that checks ct, one row per backend."""
-    envs = [r for r in matrix.all_rows() if "ct" in r.checks and (not covered_arches or r.arch in covered_arches)]
-    ct = ConstantTime([r.name for r in envs])
+    envs = [r for r in plan.envs.values() if "ct" in r["checks"] and
+            (not covered_arches or r["arch"] in covered_arches)]
+    ct = ConstantTime([r["name"] for r in envs])
     for b in backends:
-        ct.cells[b] = [cell(records, r.name, r.arch if r.arch else HOST_ARCH, b, skipped_envs) for r in envs]
+        ct.cells[b] = [cell(records, r["name"], r["arch"] or HOST_ARCH, b, skipped_envs) for r in envs]
     timing_path = os.path.join(out_dir, "ct_timing.txt")
     if os.path.exists(timing_path):
         with open(timing_path, encoding="utf-8", errors="replace") as f:

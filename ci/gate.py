@@ -42,36 +42,37 @@ class Evaluation:
     constant_time: object = None  # ct_coverage.ConstantTime, added by the report
 
 
-def env_rank(env, matrix):
+def env_rank(env, plan):
     """Builds first (in file order), then CPU models, then emulated profiles, then anything unknown."""
-    order = [r.name for r in matrix.all_rows()]
+    order = plan.env_names()
     if env in order:
-        row = next(r for r in matrix.all_rows() if r.name == env)
-        kind = 0 if row.kind == "build" else 2 if row.get("emulate") or row.get("self-test") else 1
+        row = plan.envs[env]
+        kind = 0 if row["kind"] == "build" else 2 if row["emulate"] or row["self_test"] else 1
         return (kind, order.index(env), env)
     return (3, 0, env)
 
 
-def evaluate(matrix, records, results, scope):
-    all_expect = matrix.all_expectations()
+def evaluate(plan, records, results, scope):
+    """The gate over the resolved plan (ci/plan.py: environments and expectations) of the run's builds."""
+    all_expect = plan.all_expectations()
     known = {e.backend for e in all_expect} | {b for bs in records.compiled.values() for b in bs} | \
             {b for (_, b) in records.runs}
-    covered = scope.arches or set(matrix.arches())
+    covered = scope.arches or set(plan.arches())
     expect = [e for e in all_expect
               if e.arch in covered and e.env not in scope.skipped_envs and (not scope.only or e.backend == scope.only)]
     expect, notes = _on_this_host(expect, scope.host_cpu)
     notes += [f"environment {env} is not run in this mode; its expectations were not checked"
               for env in sorted(scope.skipped_envs)]
     notes += [f"arch {a} was not run (--arch); ci/matrix/{a}.txt was not checked"
-              for a in sorted(set(matrix.arches()) - covered)]
+              for a in sorted(set(plan.arches()) - covered)]
 
-    env_arch = matrix.arch_of_env()
+    env_arch = plan.arch_of_env()
     env_arch.update({env: arch for env, arch in records.envs.items() if arch})
     for r in results:
         env_arch.setdefault(r.env, r.arch)
     ran_envs = set(records.envs) | {r.env for r in results}
     envs = sorted({e.env for e in expect} | {env for env in ran_envs if env_arch.get(env, "") in covered | {""}},
-                  key=lambda env: env_rank(env, matrix))
+                  key=lambda env: env_rank(env, plan))
 
     failed, unattributed = _failures(records, results, known)
     backends = sorted({e.backend for e in expect} | {b for (_, b) in records.runs if b} | {b for (b, _) in failed})
@@ -83,13 +84,13 @@ def evaluate(matrix, records, results, scope):
         for env in envs:
             counts = dict(records.runs.get((env, b), {}))
             ran = sum(counts.values()) > 0
-            how = how_of.get((env, b)) or _how(matrix, env, env_arch.get(env, ""))
+            how = how_of.get((env, b)) or _how(plan, env, env_arch.get(env, ""))
             fails = failed.get((b, env), [])
             cells[(b, env)] = Cell(ran=ran or bool(fails), how=how if ran or fails else "not run",
                                    result="FAIL" if fails else ("pass" if ran else "-"), counts=counts, failed=fails)
 
     ctest_failed = [r for r in results if r.status == "failed"]
-    problems = _missing(expect, ran_envs, records, cells) + _unrequired(matrix, records, covered, scope)
+    problems = _missing(expect, ran_envs, records, cells) + _unrequired(plan, records, covered, scope)
     for (b, env), cell in cells.items():
         if cell.result == "FAIL":
             problems.append(f"{b} in {env}: FAILED ({', '.join(cell.failed[:3])}"
@@ -166,11 +167,11 @@ def _missing(expect, ran_envs, records, cells):
     return problems
 
 
-def _unrequired(matrix, records, covered, scope):
+def _unrequired(plan, records, covered, scope):
     """The flagship rule for every backend: compiled means required to run somewhere in its arch's matrix."""
     problems = []
     for arch in sorted(covered):
-        required = {e.backend for e in matrix.expectations(arch)} if arch in matrix.arches() else set()
+        required = {e.backend for e in plan.expectations(arch)} if arch in plan.arches() else set()
         for b in sorted(records.compiled.get(arch, set()) - required):
             if not scope.only or b == scope.only:
                 problems.append(f"{b} is compiled for {arch} but no environment of ci/matrix/{arch}.txt requires it "
@@ -210,10 +211,11 @@ def charged_backends(r, records, known):
     return named(f for f in records.failures if f.env == r.env) if not parse_param(r.test) else []
 
 
-def _how(matrix, env, arch):
+def _how(plan, env, arch):
     """How a backend no expectation names ran: under QEMU or natively. Only expectations say "emulated" (an
     emulated environment runs the other backends natively or under QEMU, beside the emulated ones)."""
-    for r in matrix.all_rows():
-        if r.name == env:
-            return "QEMU" if r.runner.startswith("qemu") else "native"
+    row = plan.envs.get(env)
+    if row is not None:
+        runner = row["runner"] if row["kind"] == "env" else "native" if row["arch"] == HOST_ARCH else "qemu"
+        return "QEMU" if runner.startswith("qemu") else "native"
     return "QEMU" if "qemu" in env or (arch and arch != HOST_ARCH) else "native"

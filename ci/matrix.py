@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """The verification matrix (ci/matrix/<arch>.txt): its one reader, for CMake, the CI driver and the gate.
 
-  ci/matrix.py cmake ARCH OUT.cmake   writes the shakedown_add_variant() and shakedown_add_contract() calls of
-                                      ARCH's environments (CMake runs this at configure time: cmake/Matrix.cmake)
+  ci/matrix.py plan ARCH OUT [FACT=VALUE...]
+                                      writes ARCH's resolved plan for a build with these facts (ci/plan.py: every
+                                      ctest entry, contract run, time-boxed fuzz job and expectation, spelled out;
+                                      CMake runs this at configure time: cmake/Matrix.cmake)
   ci/matrix.py check                  reads every arch and prints a summary; exit 2 on any error
   ci/matrix.py expectations ARCH      the resolved expectations (explicit and implied by select=), one a line
 
@@ -15,8 +17,11 @@ import re
 import sys
 from dataclasses import dataclass, field
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from arches import HOST_ARCH  # noqa: E402 (ci/arches.txt: the arch whose builds run natively on the CI host)
+
 MATRIX_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "matrix")
-HOST_ARCH = "x86_64"  # the arch whose builds run natively on the CI host; every other arch is a cross build
 
 FAMILIES = ("sha256", "sha512", "keccak")
 # Algorithms of each family, in the spelling of GoogleTest parameter names (lib/include/shakedown/algorithm.h
@@ -40,7 +45,10 @@ CONTRACT_KEYS = {"args", "require", "flips"}
 NATIVE = "native"
 MODES = ("test", "verify", "quick")
 FUZZ_MODES = ("replay", "random")
-FUZZ_TARGETS = ("fuzz_hash", "fuzz_blocks", "fuzz_api", "fuzz_many")  # fuzz/CMakeLists.txt's list
+# The fuzz targets: fuzz/targets.txt, the one list.
+with open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fuzz", "targets.txt"),
+          encoding="utf-8") as _f:
+    FUZZ_TARGETS = tuple(line.strip() for line in _f if line.strip() and not line.startswith("#"))
 # Record suites (the "suite" of an execution record, tests/support/records.h) that a row's gtest suites and
 # fuzz entries produce for every backend they run: the default of `checks=`.
 COVERAGE_SUITES = ("vectors", "diff")
@@ -144,6 +152,25 @@ class Contract:
 
 
 @dataclass
+class BackendFacts:
+    """A `backend` line: what is true of a backend wherever it is expected."""
+    backend: str         # "family/name"
+    needs_cpu: tuple     # the host CPU flags without which no native run can execute it (x86-64 host only)
+    lanes: bool          # it has a multi-lane function: expectations add the multi-lane record suites
+    where: str
+
+
+# The record suites a backend with lanes adds where an environment checks the suites they ride on: the
+# many-message diff suite beside the vectors and diff suites, fuzz_many beside the fuzz entries.
+LANE_SUITES = ((("vectors", "diff"), "multi"), (("fuzz",), "fuzz-multi"))
+
+
+def lane_suites(checks):
+    """The multi-lane record suites an environment with these checks records for a backend with lanes."""
+    return [lanes for needed, lanes in LANE_SUITES if all(s in checks for s in needed)]
+
+
+@dataclass
 class Expectation:
     env: str
     backend: str       # "family/name"
@@ -175,7 +202,8 @@ class Matrix:
     def __init__(self, directory=MATRIX_DIR, arches=None):
         self.directory = directory
         self.rows = {}         # arch -> [Row] in file order
-        self.expect_lines = {}  # arch -> [(envs, backend, how, suites, host_cpu, where)]
+        self.expect_lines = {}  # arch -> [(envs, [backend], how, suites, where)]
+        self.backend_facts = {}  # arch -> {family/backend: BackendFacts}: the `backend` lines
         self.contracts = {}    # arch -> [Contract]
         names = sorted(f[:-4] for f in os.listdir(directory) if f.endswith(".txt"))
         for arch in arches or names:
@@ -187,7 +215,7 @@ class Matrix:
     # ---- reading ----
     def _read(self, arch):
         path = os.path.join(self.directory, arch + ".txt")
-        rows, expects, contracts = [], [], []
+        rows, expects, contracts, facts = [], [], [], {}
         by_name = {}
         with open(path, encoding="utf-8") as f:
             for lineno, line in enumerate(f, 1):
@@ -223,41 +251,65 @@ class Matrix:
                     rows.append(row)
                     by_name[row.name] = row
                 elif kind == "expect":
-                    expects.append(self._expect_line(arch, tokens, where))
+                    expects.append(self._expect_line(tokens, where))
+                elif kind == "backend":
+                    fact = self._backend_line(arch, tokens, where)
+                    if fact.backend in facts:
+                        raise MatrixError(f"{where}: backend {fact.backend} is stated twice (first at "
+                                          f"{facts[fact.backend].where}): its facts are stated once")
+                    facts[fact.backend] = fact
                 elif kind == "contract":
                     contracts.append(self._contract(tokens, where))
                 else:
-                    raise MatrixError(f"{where}: a line starts with 'build', 'env', 'contract' or 'expect', "
-                                      f"not '{kind}'")
+                    raise MatrixError(f"{where}: a line starts with 'build', 'env', 'contract', 'backend' or "
+                                      f"'expect', not '{kind}'")
         self.rows[arch] = rows
         self.expect_lines[arch] = expects
         self.contracts[arch] = contracts
+        self.backend_facts[arch] = facts
 
     @staticmethod
-    def _expect_line(arch, tokens, where):
-        """(envs, backend, how, suites, host_cpu, where) of `expect ENVS FAMILY/BACKEND [HOW] [SUITE...]
-        [host-cpu=FLAG+FLAG...]`."""
-        usage = "expected 'expect ENVS FAMILY/BACKEND [HOW] [SUITE...] [host-cpu=FLAG+FLAG...]'"
+    def _expect_line(tokens, where):
+        """(envs, [backend], how, suites, where) of `expect ENVS FAMILY/BACKEND[,...] [HOW] [SUITE...]`."""
+        usage = "expected 'expect ENVS FAMILY/BACKEND[,FAMILY/BACKEND...] [HOW] [SUITE...]'"
         if len(tokens) < 3 or "=" in tokens[1] or "=" in tokens[2]:
             raise MatrixError(f"{where}: {usage}")
-        rest, host_cpu = [], ()
         for tok in tokens[3:]:
-            key, eq, value = tok.partition("=")
-            if not eq:
-                rest.append(tok)
-            elif key != "host-cpu" or host_cpu:
-                raise MatrixError(f"{where}: '{tok}': an expect line takes one key, host-cpu=; {usage}")
-            else:
-                host_cpu = tuple(value.split("+"))
-                bad = [f for f in host_cpu if not HOST_CPU_FLAG.fullmatch(f)]
-                if bad:
-                    raise MatrixError(f"{where}: host-cpu= takes CPU flags as /proc/cpuinfo spells them, "
-                                      f"joined by '+', not '{value}'")
+            if tok.startswith("host-cpu="):
+                raise MatrixError(f"{where}: '{tok}': a backend's CPU flags are stated once, on its backend line "
+                                  f"(backend FAMILY/NAME needs-cpu=...)")
+            if "=" in tok:
+                raise MatrixError(f"{where}: '{tok}': an expect line takes no key=value; {usage}")
+        rest = tokens[3:]
         how = rest[0] if rest and rest[0] in HOW else ""
         suites = rest[1:] if how else rest
-        if host_cpu and (arch != HOST_ARCH or how not in ("", "native")):
-            raise MatrixError(f"{where}: host-cpu= conditions a native run on the {HOST_ARCH} host only")
-        return tokens[1].split(","), tokens[2], how, suites, host_cpu, where
+        return tokens[1].split(","), tokens[2].split(","), how, suites, where
+
+    @staticmethod
+    def _backend_line(arch, tokens, where):
+        """`backend FAMILY/NAME [needs-cpu=FLAG+FLAG...] [lanes]`: the facts of one backend, stated once."""
+        usage = "expected 'backend FAMILY/NAME [needs-cpu=FLAG+FLAG...] [lanes]'"
+        if len(tokens) < 2 or "=" in tokens[1] or tokens[1].count("/") != 2:
+            raise MatrixError(f"{where}: {usage}")
+        family = tokens[1].partition("/")[0]
+        if family not in FAMILIES:
+            raise MatrixError(f"{where}: '{tokens[1]}': unknown family '{family}' ({', '.join(FAMILIES)})")
+        needs, lanes = (), False
+        for tok in tokens[2:]:
+            key, eq, value = tok.partition("=")
+            if tok == "lanes":
+                lanes = True
+            elif key == "needs-cpu" and eq:
+                needs = tuple(value.split("+"))
+                bad = [f for f in needs if not HOST_CPU_FLAG.fullmatch(f)]
+                if bad:
+                    raise MatrixError(f"{where}: needs-cpu= takes CPU flags as /proc/cpuinfo spells them, joined by "
+                                      f"'+', not '{value}'")
+                if arch != HOST_ARCH:
+                    raise MatrixError(f"{where}: needs-cpu= conditions native runs on the {HOST_ARCH} host only")
+            else:
+                raise MatrixError(f"{where}: '{tok}'; {usage}")
+        return BackendFacts(tokens[1], needs, lanes, where)
 
     @staticmethod
     def _contract(tokens, where):
@@ -414,15 +466,16 @@ class Matrix:
         what select= requires (an `expect ... multi` line must not drop vectors and diff)."""
         rows = {r.name: r for r in self.rows[arch]}
         out = {}
-        for envs, backend, how, suites, host_cpu, where in self.expect_lines[arch]:
-            family, _, name = backend.partition("/")
-            if family not in FAMILIES + ("*",) or not name:
-                raise MatrixError(f"{where}: '{backend}' is not FAMILY/BACKEND")
+        facts = self.backend_facts[arch]
+        for envs, backends, how, suites, where in self.expect_lines[arch]:
+            for backend in backends:
+                family, _, name = backend.partition("/")
+                if family not in FAMILIES + ("*",) or not name:
+                    raise MatrixError(f"{where}: '{backend}' is not FAMILY/BACKEND")
             for suite in suites:
                 if suite not in RECORD_SUITES:
                     raise MatrixError(f"{where}: unknown record suite '{suite}' (known: {', '.join(RECORD_SUITES)}; "
                                       f"how is one of {', '.join(HOW)})")
-            families = FAMILIES if family == "*" else (family,)
             # ENV items are names or patterns; "!PATTERN" takes the environments it matches out again.
             recording = [n for n in rows if rows[n].checks]
             selected = []
@@ -436,23 +489,19 @@ class Matrix:
                     selected += [n for n in matched if n not in selected]
             if not selected:
                 raise MatrixError(f"{where}: '{','.join(envs)}' leaves no environment")
-            for env in selected:
-                if host_cpu and rows[env].runner != "native":
-                    raise MatrixError(f"{where}: host-cpu= conditions native runs, and {env} runs under "
-                                      f"{rows[env].runner}")
-                for fam in families:
-                    key = (env, f"{fam}/{name}")
-                    want = suites or rows[env].checks
-                    if key not in out:
-                        out[key] = Expectation(env, key[1], how or rows[env].how(), list(want), where, arch,
-                                               host_cpu=host_cpu)
-                        continue
-                    # A second line for the same backend there adds its suites: no line narrows another.
-                    e = out[key]
-                    if e.host_cpu != host_cpu or e.how != (how or rows[env].how()):
-                        raise MatrixError(f"{where}: {key[1]} in {env} is already expected at {e.where} with "
-                                          f"another HOW or host-cpu=: lines for one backend must agree on both")
-                    e.suites += [s for s in want if s not in e.suites]
+            for backend in backends:
+                family, _, name = backend.partition("/")
+                for env in selected:
+                    for fam in FAMILIES if family == "*" else (family,):
+                        key = (env, f"{fam}/{name}")
+                        fact = facts.get(key[1])
+                        env_how = how or rows[env].how()
+                        # Without SUITEs: the environment's checks, and the lane suites of a backend with lanes.
+                        want = suites or rows[env].checks + (lane_suites(rows[env].checks)
+                                                             if fact and fact.lanes else [])
+                        host_cpu = fact.needs_cpu if fact and env_how == "native" else ()
+                        self._add(out, Expectation(env, key[1], env_how, list(want), where, arch,
+                                                   host_cpu=host_cpu))
         for r in self.envs(arch):
             for fam, backend in r.select.items():
                 key = (r.name, f"{fam}/{backend}")
@@ -462,7 +511,24 @@ class Matrix:
                     out[key].suites = list(r.checks) + [s for s in out[key].suites if s not in r.checks]
                 else:
                     out[key] = Expectation(r.name, key[1], r.how(), r.checks, r.where, arch, implied=True)
+        unexpected = sorted(set(facts) - {e.backend for e in out.values()})
+        if unexpected:
+            raise MatrixError(f"{facts[unexpected[0]].where}: backend {unexpected[0]} is stated but expected nowhere")
         return list(out.values())
+
+    @staticmethod
+    def _add(out, e):
+        """One expectation, or its suites added to an earlier one for the same backend there: no line narrows
+        another."""
+        key = (e.env, e.backend)
+        if key not in out:
+            out[key] = e
+            return
+        first = out[key]
+        if first.how != e.how:
+            raise MatrixError(f"{e.where}: {e.backend} in {e.env} is already expected at {first.where} with "
+                              f"another HOW: lines for one backend must agree")
+        first.suites += [s for s in e.suites if s not in first.suites]
 
     def all_expectations(self):
         return [e for arch in self.rows for e in self.expectations(arch)]
@@ -477,66 +543,16 @@ class Matrix:
     def arch_of_env(self):
         return {r.name: r.arch for r in self.all_rows()}
 
-    # ---- CMake ----
-    def cmake(self, arch):
-        """The calls that register ARCH's environments and contract runs (cmake/Matrix.cmake defines
-        shakedown_add_variant and shakedown_add_contract)."""
-        lines = [f"# Generated by ci/matrix.py from ci/matrix/{arch}.txt: do not edit.",
-                 f'set(SHAKEDOWN_MATRIX_FIRST_QEMU_CPU "{self.first_qemu_cpu(arch)}")',
-                 "function(shakedown_matrix_variants)"]
-        call = lambda fn, args, where: f"  {fn}(" + " ".join(f'"{a}"' for a in args) + f")  # {where}"  # noqa: E731
-        for r in self.envs(arch):
-            args = [r.name] + self._runner_args(r)
-            scalar = {"FILTER": "filter", "ASSUME": "assume", "REQUIRE": "require", "FUZZ_REQUIRE": "fuzz-require",
-                      "SCALE": "scale", "SELF_TEST": "self-test", "TIMEOUT": "timeout", "RUN": "run"}
-            for kw, key in scalar.items():
-                if r.get(key):
-                    args += [kw, r.get(key)]
-            if r.get("select"):
-                args += ["SELECT", r.get("select")]
-            for kw, key in (("SUITES", "suites"), ("FUZZ", "fuzz"), ("FUZZ_TARGETS", "fuzz-targets"),
-                            ("LABELS", "labels"), ("ARGS", "args")):
-                if r.items(key):
-                    args += [kw] + r.items(key)
-            if r.extra_env:
-                args += ["ENV"] + r.extra_env
-            lines.append(call("shakedown_add_variant", args, r.where))
-        envs = {r.name: r for r in self.envs(arch)}
-        for c in self.contracts[arch]:
-            for family in c.families:
-                for env in c.envs:
-                    args = [family, env] + (self._runner_args(envs[env]) if env != NATIVE else ["RUNNER", "native"])
-                    if c.require:
-                        args += ["REQUIRE", c.require]
-                    if env in c.flips:
-                        args += ["WITH_FLIPS"]
-                    if c.args:
-                        args += ["ARGS"] + c.args
-                    lines.append(call("shakedown_add_contract", args, c.where))
-        lines.append("endfunction()")
-        return "\n".join(lines) + "\n"
-
-    @staticmethod
-    def _runner_args(r):
-        """Where a row's binaries run and under which profile: RUNNER, CPU, EMULATE and NEEDS arguments."""
-        args = ["RUNNER", r.runner]
-        for kw, key in (("CPU", "cpu"), ("EMULATE", "emulate")):
-            if r.get(key):
-                args += [kw, r.get(key)]
-        if r.items("needs"):
-            args += ["NEEDS"] + r.items("needs")
-        return args
-
 
 def main(argv):
     try:
-        if len(argv) == 3 and argv[0] == "cmake":
-            text = Matrix(arches=[argv[1]]).cmake(argv[1])
-            # Rewritten only when it changes, so that an unchanged matrix does not retrigger CMake.
-            old = open(argv[2], encoding="utf-8").read() if os.path.exists(argv[2]) else None
-            if old != text:
-                with open(argv[2], "w", encoding="utf-8") as f:
-                    f.write(text)
+        if len(argv) >= 3 and argv[0] == "plan":
+            import plan  # the resolver: ci/plan.py
+            try:
+                facts = plan.Facts.parse(argv[3:])
+            except ValueError as e:
+                raise MatrixError(str(e)) from None
+            plan.write(argv[2], plan.resolve(Matrix(arches=[argv[1]]), argv[1], facts))
             return 0
         if argv == ["check"]:
             m = Matrix()

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Backend coverage gate and verification matrix for ci/verify and ci/test.
 
-Inputs: the matrix (ci/matrix/<arch>.txt: which backend must run in which environment), the execution records
+Inputs: the resolved plans of the run's builds (--plan: ci/plan.py, written at configure time; an arch without one
+is resolved from ci/matrix/<arch>.txt here: which backend must run in which environment), the execution records
 the binaries append to $SHAKEDOWN_RECORD, and the ctest results the driver took from JUnit XML (results.jsonl).
 Output: one matrix per arch on stdout, and report.md, report.json (schema SCHEMA_VERSION, with run metadata),
 report.html in --out. Exit 1 when the gate fails (gate.py says when), 2 on unreadable input. Expectations of an
@@ -17,12 +18,15 @@ import ct_coverage  # noqa: E402
 import render  # noqa: E402
 from gate import Scope, evaluate  # noqa: E402
 from matrix import MATRIX_DIR, Matrix, MatrixError, host_cpu_flags  # noqa: E402
+from plan import Plan, read  # noqa: E402
 from results import ResultsError, load_records, load_results  # noqa: E402
 
 
 def parse_args(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--matrix", default=MATRIX_DIR, help="folder of <arch>.txt files (default: ci/matrix)")
+    ap.add_argument("--plan", action="append", default=[],
+                    help="a build's plan-<arch>.jsonl (repeatable); arches without one are resolved from --matrix")
     ap.add_argument("--records", required=True)
     ap.add_argument("--results", required=True, help="ctest results (JSON lines, ci/results.py)")
     ap.add_argument("--out", required=True)
@@ -39,20 +43,23 @@ def parse_args(argv):
 def main(argv):
     args = parse_args(argv)
     try:
+        built = [r for p in args.plan for r in read(p)]
+        have = {r["arch"] for r in built if r["type"] == "build"}
         matrix = Matrix(args.matrix)
+        plan = Plan(built + [r for r in Plan.of_matrix(matrix).records if r.get("arch") not in have])
         records = load_records(args.records)
         results = load_results(args.results)
-    except (MatrixError, ResultsError) as e:
+    except (MatrixError, ResultsError, OSError, ValueError) as e:
         print(f"verify_report: {e}", file=sys.stderr)
         return 2
-    if args.only and args.only not in {b for bs in matrix.backends().values() for b in bs}:
+    if args.only and args.only not in {b for bs in plan.backends().values() for b in bs}:
         print(f"verify_report: --only {args.only}: no such backend in {args.matrix}", file=sys.stderr)
         return 2
     scope = Scope(arches={a for a in args.arches.split(",") if a},
                   skipped_envs={e for e in args.not_run_by_mode.split(",") if e}, only=args.only,
                   host_cpu=set(args.host_cpu_flags.split()) if args.host_cpu_flags is not None else host_cpu_flags())
-    ev = evaluate(matrix, records, results, scope)
-    ev.constant_time = ct_coverage.section(matrix, records, ev.backends, scope.arches, scope.skipped_envs, args.out)
+    ev = evaluate(plan, records, results, scope)
+    ev.constant_time = ct_coverage.section(plan, records, ev.backends, scope.arches, scope.skipped_envs, args.out)
     meta = dict(m.partition("=")[::2] for m in args.meta)
     meta.setdefault("arches", ",".join(sorted(scope.arches)) or "all")
     if args.only:

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "fuzz_target_names.h"
 #include "run_context.h"
 #include "runners.h"
 #include "support.h"
@@ -25,7 +26,7 @@ Outcome run_target(std::span<const std::uint8_t> input, bool always_describe) {
   return o;
 }
 
-constexpr std::array<Target, 4> kTargets = {{
+constexpr std::array<Target, std::size(kTargetNames)> kTargets = {{
     {"fuzz_hash", "message API: chunked updates, alignment, clone, handoff, squeezes, HMAC vs OpenSSL",
      run_target<HashPlan, decode_hash_plan, run_hash_plan>},
     {"fuzz_blocks", "block functions from random states, whole and split across backends, vs generic",
@@ -35,6 +36,15 @@ constexpr std::array<Target, 4> kTargets = {{
     {"fuzz_many", "hash_many(): N messages of unequal lengths, after a prefix fed in updates, vs OpenSSL per message",
      run_target<ManyPlan, decode_many_plan, run_many_plan>},
 }};
+
+// The table holds fuzz/targets.txt's targets, in its order: the one list the build, the matrix and the scripts read.
+constexpr bool same_as_the_list() {
+  if (std::size(kTargetNames) != kTargets.size()) return false;
+  for (std::size_t i = 0; i < kTargets.size(); ++i)
+    if (kTargets[i].name != kTargetNames[i]) return false;
+  return true;
+}
+static_assert(same_as_the_list(), "fuzz/targets.cc's table and fuzz/targets.txt name different targets");
 
 }  // namespace
 

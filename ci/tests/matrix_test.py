@@ -9,6 +9,7 @@ import unittest
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 from matrix import Matrix, MatrixError  # noqa: E402
+from plan import Facts, Plan, resolve, write  # noqa: E402
 
 
 def matrix_of(files):
@@ -54,7 +55,7 @@ class GrammarTest(unittest.TestCase):
             "expect nowhere sha256/generic": "matches no environment",
             "env a runner=native suites=vectors\nexpect a sha256/generic sometimes": "unknown record suite",
             "env a runner=native suites=unit\nexpect a sha256/generic": "matches no environment",
-            "what a": "starts with 'build', 'env', 'contract' or 'expect'",
+            "what a": "starts with 'build', 'env', 'contract', 'backend' or 'expect'",
             "env a runner=qemu11 cpu=max suites=unit": "runner must be native, qemu or qemu10",
             "env a runner=qemu10 suites=unit": "qemu10 row needs cpu=",
             "env a runner=native suites=unit needs=shani": "not FAMILY/BACKEND",
@@ -65,13 +66,17 @@ class GrammarTest(unittest.TestCase):
             "env a runner=native suites=unit\ncontract bytes a colour=red": "a contract line takes",
             "env a runner=native suites=unit\ncontract bytes a require=many": "require= is KIND=N",
             "env a runner=native suites=vectors\nexpect a,!a sha256/generic": "leaves no environment",
-            "env a runner=native suites=vectors\nexpect a sha256/generic host-cpu=AVX2": "as /proc/cpuinfo spells",
-            "env a runner=native suites=vectors\nexpect a sha256/generic host-cpu=avx2 host-cpu=bmi2": "one key",
-            "env a runner=native suites=vectors\nexpect a sha256/generic colour=red": "one key, host-cpu=",
-            "env a runner=native suites=vectors\nexpect a sha256/generic QEMU host-cpu=avx2": "a native run",
-            "env a runner=qemu cpu=max suites=vectors\nexpect a sha256/generic host-cpu=avx2": "runs under qemu",
-            "env a runner=native suites=vectors\nexpect a sha256/generic host-cpu=avx2\n"
-            "expect a sha256/generic diff": "must agree",
+            "env a runner=native suites=vectors\nexpect a sha256/generic host-cpu=avx2": "stated once, on its backend",
+            "env a runner=native suites=vectors\nexpect a sha256/generic colour=red": "takes no key=value",
+            "env a runner=native suites=vectors\nbackend sha256/x86_64/a needs-cpu=AVX2\nexpect a sha256/x86_64/a":
+                "as /proc/cpuinfo spells",
+            "env a runner=native suites=vectors\nbackend sha256/x86_64/a colour=red\nexpect a sha256/x86_64/a":
+                "'colour=red'",
+            "env a runner=native suites=vectors\nbackend md5/x86_64/a\nexpect a md5/x86_64/a": "unknown family",
+            "env a runner=native suites=vectors\nbackend sha256/x86_64/a lanes\nbackend sha256/x86_64/a": "twice",
+            "env a runner=native suites=vectors\nbackend sha256/x86_64/a lanes": "expected nowhere",
+            "env a runner=native suites=vectors\nexpect a sha256/generic\nexpect a sha256/generic QEMU diff":
+                "must agree",
             # a.full's entries a.full.* are a.* too: left out wherever a is, it cannot run where a does not
             "env a runner=native suites=unit modes=test\nenv a.full like=a modes=verify": "extends 'a' with a dot",
         }
@@ -174,17 +179,27 @@ class ExpectationTest(unittest.TestCase):
         self.assertEqual(x.suites, ["vectors", "diff", "fuzz", "multi", "fuzz-multi"])
 
 
-    def test_lines_for_one_backend_add_up_and_carry_their_host_cpu(self):
+    def test_lines_for_one_backend_add_up_and_inherit_its_facts(self):
         m = matrix_of({"x86_64": """
             build host-default  preset=default  modes=test
             build host-fuzz     preset=fuzz     modes=test  checks=fuzz
-            expect host-*  sha256/x86_64/avx512  host-cpu=avx512f+avx512bw
-            expect host-default  sha256/x86_64/avx512  native  multi  host-cpu=avx512f+avx512bw
+            build host-tsan     preset=tsan     modes=test  checks=diff
+            env qemu-x  runner=qemu  cpu=max  suites=vectors,diff
+            backend sha256/x86_64/avx512  needs-cpu=avx512f+avx512bw  lanes
+            backend keccak/x86_64/bmi2  needs-cpu=bmi2
+            expect host-*,qemu-x  sha256/x86_64/avx512,keccak/x86_64/bmi2
+            expect host-default  sha256/x86_64/avx512  native  pinned
             """})
         x = {(e.env, e.backend): e for e in m.expectations("x86_64")}
-        self.assertEqual(x[("host-default", "sha256/x86_64/avx512")].suites, ["vectors", "diff", "multi"])
-        self.assertEqual(x[("host-fuzz", "sha256/x86_64/avx512")].suites, ["fuzz"])
+        # The lanes' suites where the environment records what they ride on; none for a backend without lanes.
+        self.assertEqual(x[("host-default", "sha256/x86_64/avx512")].suites, ["vectors", "diff", "multi", "pinned"])
+        self.assertEqual(x[("host-fuzz", "sha256/x86_64/avx512")].suites, ["fuzz", "fuzz-multi"])
+        self.assertEqual(x[("host-tsan", "sha256/x86_64/avx512")].suites, ["diff"])
+        self.assertEqual(x[("host-default", "keccak/x86_64/bmi2")].suites, ["vectors", "diff"])
+        # The CPU flags condition native runs only.
         self.assertEqual(x[("host-fuzz", "sha256/x86_64/avx512")].host_cpu, ("avx512f", "avx512bw"))
+        self.assertEqual(x[("host-tsan", "keccak/x86_64/bmi2")].host_cpu, ("bmi2",))
+        self.assertEqual(x[("qemu-x", "sha256/x86_64/avx512")].host_cpu, ())
 
     def test_host_cpu_flags_come_from_the_kernel(self):
         from matrix import host_cpu_flags
@@ -196,37 +211,90 @@ class ExpectationTest(unittest.TestCase):
         self.assertIsNone(host_cpu_flags("/nonexistent/cpuinfo"))
 
 
-class CmakeTest(unittest.TestCase):
-    def test_every_env_row_becomes_one_call(self):
+class PlanTest(unittest.TestCase):
+    """ci/plan.py: every entry of a build spelled out, as CMake registers it (runner, program, arguments,
+    environment, labels, timeout) and as the driver and the gate look it up."""
+    CROSS = Facts(cross=True, sysroot="/root", qemu="/q/qemu-aarch64", qemu_test_scale="0.05", fuzz_random_runs="7",
+                  source_dir="/src")
+
+    def test_every_env_row_becomes_its_entries(self):
         m = matrix_of({"aarch64": """
             env qemu-aarch64.max  runner=qemu cpu=max  suites=unit,vectors  fuzz=replay,random  select=sha256=arm64/ce
-            env emul.x  like=qemu-aarch64.max  cpu=cortex-a72  env:A=b  labels=emul,emul.x
+            env emul.x  like=qemu-aarch64.max  cpu=cortex-a72  env:A=b  labels=emul,emul.x  fuzz-targets=fuzz_hash
             """})
-        text = m.cmake("aarch64")
-        self.assertIn('set(SHAKEDOWN_MATRIX_FIRST_QEMU_CPU "max")', text)
-        self.assertIn('shakedown_add_variant("qemu-aarch64.max" "RUNNER" "qemu" "CPU" "max" '
-                      '"SELECT" "sha256=arm64/ce" "SUITES" "unit" "vectors" "FUZZ" "replay" "random")', text)
-        self.assertIn('"LABELS" "emul" "emul.x" "ENV" "A=b")', text)
-        self.assertEqual(text.count("shakedown_add_variant("), 2)
+        records = resolve(m, "aarch64", self.CROSS)
+        build = records[0]
+        self.assertEqual(build["emulator"], ["/q/qemu-aarch64", "-L", "/root", "-cpu", "max", "-E",
+                                             "SHAKEDOWN_TEST_SCALE=0.05"])
+        tests = {t["name"]: t for t in records if t["type"] == "test"}
+        self.assertEqual(list(tests), [
+            "qemu-aarch64.max.shakedown_unit_tests", "qemu-aarch64.max.shakedown_vectors_tests",
+            *[f"qemu-aarch64.max.{t}.{m}" for t in ("fuzz_hash", "fuzz_blocks", "fuzz_api", "fuzz_many")
+              for m in ("replay", "random")],
+            "emul.x.shakedown_unit_tests", "emul.x.shakedown_vectors_tests", "emul.x.fuzz_hash.replay",
+            "emul.x.fuzz_hash.random"])
+        unit = tests["qemu-aarch64.max.shakedown_unit_tests"]
+        self.assertEqual((unit["runner"], unit["program"], unit["args"]),
+                         (["/q/qemu-aarch64", "-L", "/root", "-cpu", "max"], "shakedown_unit_tests", []))
+        self.assertEqual(unit["environment"], ["SHAKEDOWN_EXPECT_SELECTED=sha256=arm64/ce",
+                                               "SHAKEDOWN_TEST_SCALE=0.05", "SHAKEDOWN_ENV_NAME=qemu-aarch64.max"])
+        self.assertEqual((unit["labels"], unit["timeout"], unit["cost"]), (["qemu-aarch64.max"], 1500, 40))
+        self.assertEqual(tests["emul.x.fuzz_hash.random"]["args"], ["-runs=7", "-seed=2", "-max_len=1024"])
+        self.assertEqual(tests["emul.x.fuzz_hash.replay"]["args"], ["/src/fuzz/corpus/fuzz_hash"])
+        self.assertEqual(tests["emul.x.fuzz_hash.replay"]["labels"], ["emul", "emul.x", "fuzz"])
+        self.assertIn("A=b", tests["emul.x.fuzz_hash.replay"]["environment"])
+        self.assertEqual(tests["emul.x.shakedown_unit_tests"]["runner"][-1], "cortex-a72")
 
-    def test_runs_needs_and_contracts(self):
+    def test_runs_needs_contracts_and_rows_a_build_cannot_run(self):
         m = matrix_of({"x86_64": """
-            env emul.p  runner=native  emulate=phe  needs=sha256/x86_64/phe  suites=vectors
+            env emul.p  runner=native  emulate=phe  require=x=1  needs=sha256/x86_64/phe  suites=vectors
             env emul.p.probe  runner=native  emulate=@emul.p  run=probe  args=a=1,--b  env:K=v,w
-            env q10  runner=qemu10  cpu=Denverton  suites=unit
+            env q10  runner=qemu10  cpu=Denverton  suites=unit  timeboxed=fuzz_hash
+            build host-fuzz  preset=fuzz  timeboxed=libfuzzer
             contract padlock  emul.p  require=xsha256=6  flips=emul.p
             contract bytes  native,q10  args=1
             """})
-        text = m.cmake("x86_64")
-        self.assertIn('shakedown_add_variant("emul.p" "RUNNER" "native" "EMULATE" "phe" "NEEDS" "sha256/x86_64/phe" '
-                      '"SUITES" "vectors")', text)
-        self.assertIn('shakedown_add_variant("emul.p.probe" "RUNNER" "native" "EMULATE" "phe" "RUN" "probe" "ARGS" '
-                      '"a=1" "--b" "ENV" "K=v,w")', text)
-        self.assertIn('shakedown_add_variant("q10" "RUNNER" "qemu10" "CPU" "Denverton"', text)
-        self.assertIn('shakedown_add_contract("padlock" "emul.p" "RUNNER" "native" "EMULATE" "phe" "NEEDS" '
-                      '"sha256/x86_64/phe" "REQUIRE" "xsha256=6" "WITH_FLIPS")', text)
-        self.assertIn('shakedown_add_contract("bytes" "native" "RUNNER" "native" "ARGS" "1")', text)
-        self.assertIn('shakedown_add_contract("bytes" "q10" "RUNNER" "qemu10" "CPU" "Denverton" "ARGS" "1")', text)
+        facts = Facts(qemu="/usr/bin/qemu-x86_64", qemu10="/q10/qemu-x86_64")
+        records = resolve(m, "x86_64", facts)
+        tests = {t["name"]: t for t in records if t["type"] == "test"}
+        probe = tests["emul.p.probe"]
+        self.assertEqual((probe["program"], probe["args"], probe["environment"]),
+                         ("probe", ["a=1", "--b"], ["SHAKEDOWN_EMULATE=phe", "K=v,w"]))
+        self.assertEqual((probe["needs"], probe["needs_emul"]), ([], True))
+        self.assertEqual(tests["emul.p.shakedown_vectors_tests"]["needs"], ["sha256/x86_64/phe"])
+        self.assertEqual(tests["q10.shakedown_unit_tests"]["runner"], ["/q10/qemu-x86_64", "-cpu", "Denverton"])
+        contracts = [(c["family"], c["env"], c["environment"], c["args"], c["with_flips"])
+                     for c in records if c["type"] == "contract"]
+        self.assertEqual(contracts, [
+            ("padlock", "emul.p", ["SHAKEDOWN_EMULATE=phe", "SHAKEDOWN_EMULATE_REQUIRE=xsha256=6"], [], True),
+            ("bytes", "native", [], ["1"], False), ("bytes", "q10", [], ["1"], False)])
+        jobs = [(j["env"], j["target"], j["runner"]) for j in records if j["type"] == "fuzz_job"]
+        self.assertEqual(jobs[-1], ("q10", "fuzz_hash", ["/q10/qemu-x86_64", "-cpu", "Denverton"]))
+        self.assertEqual(len(jobs), 5)  # the build's four targets, then the row's
+        # Without QEMU 10 its row registers nothing, says why, and its fuzz job cannot run (a failure, not a skip).
+        records = resolve(m, "x86_64", Facts(qemu="/usr/bin/qemu-x86_64"))
+        self.assertNotIn("q10.shakedown_unit_tests", {t.get("name") for t in records})
+        env = next(r for r in records if r["type"] == "env" and r["name"] == "q10")
+        self.assertIn("no QEMU 10", env["why_not_registered"])
+        self.assertIsNone([j for j in records if j["type"] == "fuzz_job"][-1]["runner"])
+        # A sanitized build runs nothing under QEMU.
+        self.assertEqual([c["env"] for c in resolve(m, "x86_64", Facts(sanitized=True, qemu="q", qemu10="q"))
+                          if c["type"] == "contract"], ["emul.p", "native"])
+
+    def test_the_plan_file_reads_back_with_what_cmake_registered(self):
+        m = matrix_of({"aarch64": """
+            env qemu-aarch64.max  runner=qemu cpu=max  suites=unit,vectors  modes=verify
+            expect qemu-aarch64.max  */generic
+            """})
+        with tempfile.TemporaryDirectory() as build:
+            write(os.path.join(build, "plan-aarch64.jsonl"), resolve(m, "aarch64", self.CROSS))
+            with open(os.path.join(build, "plan-aarch64.registered"), "w") as f:
+                f.write("qemu-aarch64.max\tqemu-aarch64.max.shakedown_unit_tests\n")
+            plan = Plan.of_build(build, "aarch64")
+        self.assertEqual(plan.left_out("aarch64", "test"), ["qemu-aarch64.max"])
+        self.assertEqual(plan.entries_of(["qemu-aarch64.max"]), ["qemu-aarch64.max.shakedown_unit_tests"])
+        self.assertEqual(sorted(e.backend for e in plan.expectations("aarch64")),
+                         ["keccak/generic", "sha256/generic", "sha512/generic"])
 
 
 class RealMatrixTest(unittest.TestCase):

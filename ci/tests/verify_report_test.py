@@ -103,7 +103,8 @@ class GateTest(unittest.TestCase):
         self.assertIn("sha256/x86_64/avx2 in qemu-x86_64.avx2: expected to run (QEMU) but recorded zero diff", out)
 
     def test_a_backend_the_host_cpu_cannot_run_is_required_only_where_it_can(self):
-        files = {"x86_64": X86 + "    expect host-default  sha256/x86_64/avx512  host-cpu=avx512f+avx512bw\n"}
+        files = {"x86_64": X86 + "    backend sha256/x86_64/avx512  needs-cpu=avx512f+avx512bw\n"
+                             "    expect host-default  sha256/x86_64/avx512\n"}
         recs = healthy() + compiled("sha256/x86_64/avx512")
         # A host without AVX-512: not required, and the report says why.
         rc, out, _ = self.run_gate(recs, files=files, extra=["--host-cpu-flags", "sha_ni avx2 bmi2"])

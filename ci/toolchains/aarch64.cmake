@@ -1,6 +1,3 @@
 # Cross toolchain for aarch64 (arm64) Linux, tests under qemu-aarch64. See cross-common.cmake.
 set(CMAKE_SYSTEM_PROCESSOR aarch64)
-set(SHAKEDOWN_CROSS_TRIPLE aarch64-linux-gnu)
-set(SHAKEDOWN_QEMU_ARCH aarch64)
-set(SHAKEDOWN_DEB_ARCH arm64)
 include(${CMAKE_CURRENT_LIST_DIR}/cross-common.cmake)

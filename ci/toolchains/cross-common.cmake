@@ -1,9 +1,17 @@
 # Shared part of the cross toolchain files: compilers, the target's sysroot, the foreign-package cache
 # of ci/cross-deps, and the qemu-user emulator every test runs under. Included by <arch>.cmake, which
-# sets SHAKEDOWN_CROSS_TRIPLE, CMAKE_SYSTEM_PROCESSOR, SHAKEDOWN_QEMU_ARCH and SHAKEDOWN_DEB_ARCH first, and
+# sets CMAKE_SYSTEM_PROCESSOR first (ci/arches.txt gives the rest of the arch's names), and
 # SHAKEDOWN_CROSS_OWN_SYSROOT when the arch's sysroot is the one ci/cross-deps assembles in the cache (riscv64:
 # Debian 13) instead of the gcc cross sysroot /usr/<triple>.
 set(CMAKE_SYSTEM_NAME Linux)
+# The arch's names (Debian's, QEMU's, the triple's) from the one table, ci/arches.txt.
+include(${CMAKE_CURRENT_LIST_DIR}/../../cmake/Arches.cmake)
+shakedown_arch_of(${CMAKE_SYSTEM_PROCESSOR})
+if(NOT SHAKEDOWN_MATRIX_ARCH)
+  message(FATAL_ERROR "shakedown: processor '${CMAKE_SYSTEM_PROCESSOR}' is not in ci/arches.txt")
+endif()
+set(SHAKEDOWN_QEMU_ARCH ${SHAKEDOWN_MATRIX_ARCH})
+set(SHAKEDOWN_CROSS_TRIPLE ${SHAKEDOWN_MATRIX_ARCH}-linux-gnu)
 set(CMAKE_LIBRARY_ARCHITECTURE ${SHAKEDOWN_CROSS_TRIPLE})
 
 # ci/cross-deps extracts foreign .debs (OpenSSL, libclang-rt) and builds GoogleTest for the target

@@ -1,8 +1,5 @@
 # Cross toolchain for riscv64 Linux, tests under qemu-riscv64. See cross-common.cmake.
 set(CMAKE_SYSTEM_PROCESSOR riscv64)
-set(SHAKEDOWN_CROSS_TRIPLE riscv64-linux-gnu)
-set(SHAKEDOWN_QEMU_ARCH riscv64)
-set(SHAKEDOWN_DEB_ARCH riscv64)
 # Debian 12 has no riscv64 OpenSSL or libclang-rt; Debian 13 has both, against its own glibc: ci/cross-deps
 # assembles a trixie sysroot in the cache and clang-19 builds against it (the OpenSSL oracle and libFuzzer, as on
 # aarch64 and s390x).
