@@ -58,105 +58,157 @@ struct Selection {
 constexpr const char* kSelfTestFailed = "failed its known-answer self-test";
 constexpr const char* kSelfTestPending = "self-test pending: runs when it is selected, pinned or bound by name";
 
+// What selection decided about one row, and why, before any of it is put into words (explain()).
+enum class Why : std::uint8_t {
+  needs,             // the CPU lacks what it needs
+  self_test_failed,  // its known-answer self-test failed (now or earlier in the process)
+  pinned,            // SHAKEDOWN_BACKENDS pins it: the family's only row
+  other_pinned,      // SHAKEDOWN_BACKENDS pins another row
+  excluded,          // SHAKEDOWN_BACKENDS excludes it
+  pin_only,          // never auto-selected (kBackendPinOnly)
+  selected,          // the single-message default (and maybe hash_many()'s too)
+  many_only,         // hash_many()'s from its min_busy; another row takes single messages
+  lanes_slower,      // its lanes are outrun on this core (MultiLane::ahead_on)
+  lanes_unreached,   // its lanes never run by default: an earlier row's take such counts first
+  available,         // usable, another row preferred
+};
+
+struct RowDecision {
+  bool available = false;
+  bool selected = false;       // new contexts and one-shots of the family
+  bool selected_many = false;  // hash_many()'s default rows
+  Why why = Why::needs;
+};
+
+// The decisions of one family's rows in table order, the single-message row (null: none usable) and
+// hash_many()'s rows; a pin that cannot be honoured sets `error`.
+//
 // A row flagged kBackendSelfTest executes its instruction only when selection would use it (after pins,
 // exclusions and pin-only are applied), when it is pinned, or when a caller binds it by name (backend<F>()):
 // a pin or an exclusion keeps a suspect instruction (PadLock on a CPU model that advertises it but cannot
-// execute it) from ever running.
-//
-// From the one preference order: single messages take the first usable row not flagged kBackendManyOnly;
-// hash_many() may use every usable row with a multi-lane function, in that order (docs/design.md "Many
-// messages"). A pin sets both: only the pinned row's code runs.
-//
-// An unusable SHAKEDOWN_BACKENDS (env_usable false) still fills the table for introspection, but runs no
-// self-test: its pins and exclusions are lost with the parse error, and one of them may be what keeps a suspect
-// instruction from executing (`sha256=-x86_64/phe,sha512=generc` must not run PadLock's self-test). Every
-// default use throws the parse error anyway.
+// execute it) from ever running. An unusable SHAKEDOWN_BACKENDS (env_usable false) still fills the table for
+// introspection, but runs no self-test: its pins and exclusions are lost with the parse error, and one of them
+// may be what keeps a suspect instruction from executing (`sha256=-x86_64/phe,sha512=generc` must not run
+// PadLock's self-test). Every default use throws the parse error anyway.
 template <Family F>
-void select_family(const FamilyOverride& o, bool env_usable, Selection& sel, std::string& error) {
-  auto& status = sel.status[index_of(F)];
-  status.clear();
-  const BackendOf<F>* chosen = nullptr;
-  std::vector<const BackendOf<F>*> many;
+std::vector<RowDecision> decide(const FamilyOverride& o, bool env_usable, const CpuFeatures& features,
+                                const BackendOf<F>*& chosen, std::vector<const BackendOf<F>*>& many,
+                                std::string& error) {
+  std::vector<RowDecision> out;
   // hash_many() takes the first row of `many` whose min_busy the message count reaches (hash_many.cc): a row is
   // reachable only below every earlier row's min_busy (x86_64/avx2's 3 after x86_64/shani's 2 never is).
   std::uint32_t reached_from = UINT32_MAX;
   for (const BackendOf<F>& b : table<F>()) {
-    BackendStatus s{std::string(b.info.name), F, false, false, {}, b.multi.lanes, false};
-    const bool pinned = !o.pinned.empty() && s.name == o.pinned;
-    const bool excluded = std::find(o.excluded.begin(), o.excluded.end(), s.name) != o.excluded.end();
+    RowDecision d;
+    const bool pinned = !o.pinned.empty() && b.info.name == o.pinned;
+    const bool excluded = std::find(o.excluded.begin(), o.excluded.end(), b.info.name) != o.excluded.end();
     const bool pin_only = (b.info.flags & kBackendPinOnly) != 0;
     const bool many_only = (b.info.flags & kBackendManyOnly) != 0;
     const bool has_many = b.multi.lanes != 0;
     // Lanes that another row outruns on this core are left to a name or a pin (MultiLane::ahead_on).
-    const bool many_here = has_many && (b.multi.ahead_on == nullptr || b.multi.ahead_on(sel.features));
+    const bool many_here = has_many && (b.multi.ahead_on == nullptr || b.multi.ahead_on(features));
     // Would selection use this row if it works? Only then may its self-test run here.
     const bool wanted = env_usable && (pinned || (o.pinned.empty() && !excluded && !pin_only &&
                                                    ((chosen == nullptr && !many_only) || many_here)));
-    if (!b.info.available(sel.features)) {
-      s.reason = "needs " + std::string(b.info.needs);
+    if (!b.info.available(features)) {
+      d.why = Why::needs;
     } else if (!(b.info.flags & kBackendSelfTest)) {
-      s.available = true;
-    } else if (wanted) {
-      s.available = self_test_passes<F>(b);
-      if (!s.available) s.reason = kSelfTestFailed;
+      d.available = true;
     } else {
-      // Not run for this selection; an earlier bind or selection may have run it already.
-      s.available = self_test_result<F>(b) != SelfTest::failed;
-      if (!s.available) s.reason = kSelfTestFailed;
+      // Run only when wanted; otherwise an earlier bind or selection may have run it already.
+      d.available = wanted ? self_test_passes<F>(b) : self_test_result<F>(b) != SelfTest::failed;
+      if (!d.available) d.why = Why::self_test_failed;
     }
     if (pinned) {
-      if (!s.available) {
-        error = std::string(kBackendsEnv) + " pins " + std::string(name(F)) + "=" + s.name +
-                " but it is unavailable here: " + s.reason;
-      } else {
+      if (d.available) {
         chosen = &b;
         if (has_many) many.push_back(&b);
-        s.selected = true;
-        s.selected_many = has_many;
-        s.reason = "pinned by " + std::string(kBackendsEnv);
+        d.selected = true;
+        d.selected_many = has_many;
+        d.why = Why::pinned;
       }
-    } else if (s.available) {
+    } else if (d.available) {
       if (!o.pinned.empty()) {
-        s.reason = std::string(kBackendsEnv) + " pins " + o.pinned;
+        d.why = Why::other_pinned;
       } else if (excluded) {
-        s.reason = "excluded by " + std::string(kBackendsEnv);
+        d.why = Why::excluded;
       } else if (pin_only) {
-        s.reason = "pin-only: never auto-selected (SHAKEDOWN_BACKENDS=" + std::string(name(F)) + "=" + s.name +
-                   " or bind it by name)";
+        d.why = Why::pin_only;
       } else {
         if (chosen == nullptr && !many_only) {
           chosen = &b;
-          s.selected = true;
+          d.selected = true;
         }
         if (many_here && b.multi.min_busy < reached_from) {
           many.push_back(&b);
-          s.selected_many = true;
+          d.selected_many = true;
           reached_from = b.multi.min_busy;
         }
-        // The other rows' reasons are written below, once the single-message row is known.
+        d.why = d.selected ? Why::selected : d.selected_many ? Why::many_only
+                : !has_many ? Why::available : !many_here ? Why::lanes_slower : Why::lanes_unreached;
       }
     }
-    status.push_back(std::move(s));
+    if (pinned && !d.available)
+      error = std::string(kBackendsEnv) + " pins " + std::string(name(F)) + "=" + std::string(b.info.name) +
+              " but it is unavailable here: " + (d.why == Why::needs ? "needs " + std::string(b.info.needs)
+                                                                     : std::string(kSelfTestFailed));
+    out.push_back(d);
   }
   if (chosen == nullptr && error.empty())
     error = std::string(kBackendsEnv) + " leaves no usable " + std::string(name(F)) + " backend";
-  for (std::size_t i = 0; chosen && i < status.size(); ++i) {
-    BackendStatus& s = status[i];
-    if (!s.available || s.selected || !s.reason.empty()) continue;
-    const std::string preferred = std::string(chosen->info.name) + " is preferred";
-    const auto& multi = table<F>()[i].multi;
-    if (s.selected_many) {
-      s.reason = "selected for hash_many() from " + std::to_string(multi.min_busy) + " messages; " + preferred +
-                 " for single messages";
-    } else if (multi.lanes != 0 && multi.ahead_on && !multi.ahead_on(sel.features)) {
-      s.reason = "available; its lanes are not the fastest on this core (" + std::string(sel.features.vendor) +
-                 " family " + std::to_string(sel.features.family) + "): they run when named; " + preferred;
-    } else if (multi.lanes != 0) {
-      s.reason = "available; its lanes (from " + std::to_string(multi.min_busy) +
-                 " messages) never run by default: an earlier row's take such counts first; " + preferred;
-    } else {
-      s.reason = "available; " + preferred;
-    }
+  return out;
+}
+
+// A decision in words, for backends() and the CLI. A usable row whose family has no usable single-message row
+// (every row excluded, say) has no reason to give beyond the family's error.
+template <Family F>
+std::string explain(const BackendOf<F>& b, const RowDecision& d, const FamilyOverride& o, const BackendOf<F>* chosen,
+                    const CpuFeatures& features) {
+  const std::string preferred = chosen ? std::string(chosen->info.name) + " is preferred" : "";
+  switch (d.why) {
+    case Why::needs: return "needs " + std::string(b.info.needs);
+    case Why::self_test_failed: return kSelfTestFailed;
+    case Why::pinned: return "pinned by " + std::string(kBackendsEnv);
+    case Why::other_pinned: return std::string(kBackendsEnv) + " pins " + o.pinned;
+    case Why::excluded: return "excluded by " + std::string(kBackendsEnv);
+    case Why::pin_only:
+      return "pin-only: never auto-selected (SHAKEDOWN_BACKENDS=" + std::string(name(F)) + "=" +
+             std::string(b.info.name) + " or bind it by name)";
+    case Why::selected: return "";
+    case Why::many_only:
+      if (!chosen) return "";
+      return "selected for hash_many() from " + std::to_string(b.multi.min_busy) + " messages; " + preferred +
+             " for single messages";
+    case Why::lanes_slower:
+      if (!chosen) return "";
+      return "available; its lanes are not the fastest on this core (" + std::string(features.vendor) + " family " +
+             std::to_string(features.family) + "): they run when named; " + preferred;
+    case Why::lanes_unreached:
+      if (!chosen) return "";
+      return "available; its lanes (from " + std::to_string(b.multi.min_busy) +
+             " messages) never run by default: an earlier row's take such counts first; " + preferred;
+    case Why::available: return chosen ? "available; " + preferred : "";
+  }
+  return "";
+}
+
+// From the one preference order: single messages take the first usable row not flagged kBackendManyOnly;
+// hash_many() may use every usable row with a multi-lane function, in that order (docs/design.md "Many
+// messages"). A pin sets both: only the pinned row's code runs. The decision (decide) and its words (explain)
+// are separate steps.
+template <Family F>
+void select_family(const FamilyOverride& o, bool env_usable, Selection& sel, std::string& error) {
+  const BackendOf<F>* chosen = nullptr;
+  std::vector<const BackendOf<F>*> many;
+  const std::vector<RowDecision> decisions = decide<F>(o, env_usable, sel.features, chosen, many, error);
+  auto& status = sel.status[index_of(F)];
+  status.clear();
+  const auto rows = table<F>();
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const RowDecision& d = decisions[i];
+    status.push_back(BackendStatus{std::string(rows[i].info.name), F, d.available, d.selected,
+                                   explain<F>(rows[i], d, o, chosen, sel.features), rows[i].multi.lanes,
+                                   d.selected_many});
   }
   sel.chosen_row<F>() = chosen;
   sel.many_rows<F>() = std::move(many);
