@@ -41,6 +41,17 @@ if(SHAKEDOWN_ASSEMBLER_KNOWS_SHA512)
 endif()
 gtest_discover_tests(shakedown_emul_tests DISCOVERY_MODE PRE_TEST TEST_PREFIX "emul." DISCOVERY_TIMEOUT 60)
 
+# The PadLock rows at the backend level (predicates, flags, order, nblocks 0, execution against OpenSSL and generic),
+# a GoogleTest suite with the test main, so that the emulated environments (suites=padlock in ci/matrix/x86_64.txt)
+# run it under their profile. Built where both rows are compiled.
+if(_phe_compiled)
+  add_executable(shakedown_padlock_tests tests/padlock_backend_test.cc)
+  target_include_directories(shakedown_padlock_tests PRIVATE ${PROJECT_SOURCE_DIR}/lib/src)  # internal/generic.h
+  target_link_libraries(shakedown_padlock_tests PRIVATE shakedown_testmain $<BUILD_INTERFACE:shakedown_warnings>
+                        $<BUILD_INTERFACE:shakedown_test_code>)
+  gtest_discover_tests(shakedown_padlock_tests DISCOVERY_MODE PRE_TEST TEST_PREFIX "emul." DISCOVERY_TIMEOUT 60)
+endif()
+
 # When PadLock instructions run at all (SECURITY.md: a pin or an exclusion keeps them from executing): the probe
 # counts them under each SHAKEDOWN_BACKENDS with the Zhaoxin features assumed; its cases are the emul.phe-selftest.*
 # environments of ci/matrix/x86_64.txt. The emulated environments (suites and fuzz drivers under the models): the

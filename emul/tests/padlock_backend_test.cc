@@ -1,11 +1,12 @@
-// Direct backend-level checks: x86_64/bmi2 Keccak vs the generic code and OpenSSL; PadLock PHE/PHE2 rows; the
-// x86_64/sha512ni predicate.
+// The Zhaoxin PadLock rows (x86_64/phe, x86_64/phe2): their predicates (the Linux rule), flags and place in the
+// preference order, the registry's reason where the CPU lacks PadLock, nblocks == 0 never executing the
+// instruction, and execution against OpenSSL and the generic block functions where the backends are available (real
+// Zhaoxin hardware, or the emulated environments of ci/matrix/x86_64.txt: SHAKEDOWN_TEST_ASSUME=zhaoxin-phe with the
+// model installed). Built only where both rows are compiled (emul/x86_64.cmake).
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <array>
 #include <cstring>
-#include <random>
 #include <string>
 #include <vector>
 
@@ -16,90 +17,15 @@
 namespace shakedown::internal {
 namespace {
 
-using State = std::array<std::uint64_t, 25>;
-
-State random_state(std::mt19937_64& rng) {
-  State st;
-  for (auto& lane : st) lane = rng();
-  return st;
-}
-
 // A compiled row by name, whether or not this CPU can run it (its functions and predicate are tested directly).
 const Sha256Backend& sha256_row(std::string_view n) { return backend<Family::sha256>(n, false); }
 const Sha512Backend& sha512_row(std::string_view n) { return backend<Family::sha512>(n, false); }
-const KeccakBackend& bmi2() { return backend<Family::keccak>("x86_64/bmi2", false); }
 
 bool is_available(Family family, std::string_view backend) {
   auto names = available_backends(family);
   return std::find(names.begin(), names.end(), backend) != names.end();
 }
 
-// ---- Keccak x86_64/bmi2 ----
-#ifndef SHAKEDOWN_NO_X86_64_BMI2
-
-class KeccakBmi2 : public ::testing::Test {
- protected:
-  void SetUp() override {
-    if (!bmi2().info.available(cpu_features())) GTEST_SKIP() << "x86_64/bmi2 not executed: CPU lacks BMI1/BMI2";
-  }
-};
-
-TEST_F(KeccakBmi2, PermuteMatchesGenericOnRandomStates) {
-  std::mt19937_64 rng(0x6b656363);
-  const std::size_t n = test::scaled(2000, 50);
-  for (std::size_t i = 0; i < n; ++i) {
-    State want = random_state(rng), got = want;
-    keccak_permute_generic(want.data());
-    bmi2().permute(got.data());
-    ASSERT_EQ(got, want) << "random state #" << i;
-  }
-  test::record("x86_64", Family::keccak, "x86_64/bmi2", "permute_vs_generic", n);
-}
-
-// Every whole-lane rate 72..168 (the five FIPS 202 rates take the unrolled paths, the others the
-// block-by-block fallback), nblocks 0..16, aligned and misaligned input.
-TEST_F(KeccakBmi2, AbsorbMatchesGenericForEveryRateAndBlockCount) {
-  std::mt19937_64 rng(0x61627362);
-  std::vector<std::uint8_t> buf = test::pattern(168 * 16 + 8, 7);
-  std::size_t checks = 0;
-  for (std::size_t rate = 72; rate <= 168; rate += 8) {
-    for (std::size_t nblocks = 0; nblocks <= 16; ++nblocks) {
-      for (std::size_t misalign : {0, 1, 7}) {
-        const std::uint8_t* data = buf.data() + misalign;
-        State want = random_state(rng), got = want;
-        keccak_absorb_generic(want.data(), data, nblocks, rate);
-        bmi2().absorb(got.data(), data, nblocks, rate);
-        ASSERT_EQ(got, want) << "rate " << rate << " nblocks " << nblocks << " misalign " << misalign;
-        ++checks;
-      }
-    }
-  }
-  test::record("x86_64", Family::keccak, "x86_64/bmi2", "absorb_vs_generic", checks);
-}
-
-// Through the registry row and the framing, against OpenSSL (the independent oracle).
-TEST_F(KeccakBmi2, EveryKeccakAlgorithmMatchesOpenSSL) {
-  std::vector<std::uint8_t> msg = test::pattern(4 * 168 + 3, 11);
-  std::size_t checks = 0;
-  for (Algorithm alg : {Algorithm::sha3_224, Algorithm::sha3_256, Algorithm::sha3_384, Algorithm::sha3_512,
-                        Algorithm::shake128, Algorithm::shake256}) {
-    const std::size_t outlen = is_xof(alg) ? 300 : digest_size(alg);
-    for (std::size_t len = 0; len <= msg.size(); len += (len < 200 ? 1 : 37)) {
-      std::span<const std::uint8_t> data(msg.data(), len);
-      std::vector<std::uint8_t> got(outlen);
-      hash(alg, "x86_64/bmi2", data, got);
-      ASSERT_EQ(test::to_hex(got), test::to_hex(test::openssl_digest(alg, data, outlen)))
-          << name(alg) << " len " << len;
-      ++checks;
-    }
-  }
-  test::record("x86_64", Family::keccak, "x86_64/bmi2", "digest_vs_openssl", checks);
-}
-
-#endif  // SHAKEDOWN_NO_X86_64_BMI2
-
-// ---- Zhaoxin PadLock PHE (x86_64/phe) and PHE2 (x86_64/phe2) ----
-#ifndef SHAKEDOWN_NO_X86_64_PHE
 
 CpuFeatures zhaoxin(std::string vendor, unsigned family, std::initializer_list<CpuFeature> features) {
   CpuFeatures f;
@@ -227,27 +153,6 @@ TEST(PadlockExecution, Sha512Phe2MatchesOpenSSLAndGeneric) {
                            "x86_64/phe2");
   test::record("x86_64", Family::sha512, "x86_64/phe2", "blocks_and_digests", 1);
 }
-
-#endif  // SHAKEDOWN_NO_X86_64_PHE
-
-// ---- x86_64/sha512ni: the predicate ----
-#ifndef SHAKEDOWN_NO_X86_64_SHA512NI
-// It needs the SHA512 CPUID bit and VEX.256 state: AVX with OS-enabled YMM state, plus AVX2 for the code around
-// the instructions. Each missing piece alone makes it unavailable (docs/intel-sha512.md). The emulated runs cover
-// "all present" and qemu-x86_64 -cpu max,-xsave the missing YMM state; this covers the rest.
-TEST(X86Sha512ni, PredicateNeedsSha512AvxAvx2AndYmmState) {
-  const auto available = sha512_row("x86_64/sha512ni").info.available;
-  const CpuFeature all[] = {CpuFeature::x86_sha512, CpuFeature::x86_avx, CpuFeature::x86_avx2, CpuFeature::x86_os_ymm};
-  CpuFeatures full;
-  for (CpuFeature f : all) full.set(f);
-  EXPECT_TRUE(available(full));
-  for (CpuFeature missing : all) {
-    CpuFeatures f = full;
-    f.set(missing, false);
-    EXPECT_FALSE(available(f)) << "available without " << feature_name(missing);
-  }
-}
-#endif  // SHAKEDOWN_NO_X86_64_SHA512NI
 
 }  // namespace
 }  // namespace shakedown::internal
