@@ -15,7 +15,8 @@ import sys
 
 # Judged code: sources under these folders never carry the test flags (paths relative to the source tree).
 # tests/support/ is judged too: fuzzers and benchmarks link its oracle and drivers (only its GoogleTest main is not).
-JUDGED = ("lib/", "emul/src/", "fuzz/", "bench/", "tools/", "tests/asm_contract/", "tests/support/", "tests/ct_timing.cc")
+JUDGED = ("lib/", "emul/src/", "fuzz/", "bench/", "tools/", "tests/asm_contract/", "tests/support/",
+          "tests/ct_timing.cc")
 # Test code that must carry them: a source of each suite that every host build compiles.
 SUITES = ("tests/registry_test.cc", "diff/hash_diff_test.cc", "vectors/kat_test.cc")
 

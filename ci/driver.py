@@ -186,7 +186,8 @@ class Driver:
         return 2
 
     def check_names(self):
-        """--only and --break name a backend of the matrix: refused at once otherwise. Narrows the arches to --only's."""
+        """--only and --break name a backend of the matrix: refused at once otherwise. Narrows the arches to
+        --only's."""
         names = self.matrix.backends()
         known = sorted({b for bs in names.values() for b in bs})
         if self.args.only:
@@ -342,7 +343,8 @@ def main(argv):
     arches = (args.arch or " ".join((HOST_ARCH,) + CROSS_ARCHES)).replace(",", " ").split()
     for a in arches:
         if a not in (HOST_ARCH,) + CROSS_ARCHES:
-            print(f"ci/{args.script}: --arch {a}: known arches are {HOST_ARCH} {' '.join(CROSS_ARCHES)}", file=sys.stderr)
+            print(f"ci/{args.script}: --arch {a}: known arches are {HOST_ARCH} {' '.join(CROSS_ARCHES)}",
+                  file=sys.stderr)
             return 2
     if args.mode == "quick":
         if HOST_ARCH not in arches:

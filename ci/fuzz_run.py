@@ -68,7 +68,8 @@ class TimeBoxedFuzzing:
         if rc != 0 or not execs:
             self.console.note(f"{job['label']}: FAILED after {execs[-1] if execs else '?'} executions, exit status "
                               f"{rc} (log {job['log']}); replay a crash file with `shakedown-repro FILE`")
-            for line in [l for l in text.splitlines() if re.search(r"MISMATCH|ERROR|SUMMARY|Test unit written", l)][:8]:
+            telling = [t for t in text.splitlines() if re.search(r"MISMATCH|ERROR|SUMMARY|Test unit written", t)]
+            for line in telling[:8]:
                 self.console.note(f"  {line}")
             return False
         self.console.note(f"{job['label']}: {execs[-1]} executions ({rate[-1] if rate else 0} exec/s, "

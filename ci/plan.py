@@ -148,15 +148,15 @@ def _fuzz_jobs(matrix, arch, facts, build_runner):
     runner and CPU, its profile (the emulation minimum of its fuzz entries), its env: items."""
     out = []
     for build in [r for r in matrix.builds(arch) if r.get("timeboxed")]:
-        out += [{"type": "fuzz_job", "arch": arch, "build": build.name, "env": build.name, "target": t, "runner": build_runner,
-                 "environment": {}, "modes": [], "why_not": ""} for t in FUZZ_TARGETS]
+        out += [{"type": "fuzz_job", "arch": arch, "build": build.name, "env": build.name, "target": t,
+                 "runner": build_runner, "environment": {}, "modes": [], "why_not": ""} for t in FUZZ_TARGETS]
         for row in [r for r in matrix.envs(arch) if r.items("timeboxed")]:
             runner, why = runner_of(row, facts)
             items = profile(emulate=row.get("emulate"), assume=row.get("assume"),
                             require=row.get("fuzz-require") or row.get("require")) + row.extra_env
-            out += [{"type": "fuzz_job", "arch": arch, "build": build.name, "env": row.name, "target": t, "runner": runner,
-                     "environment": dict(i.partition("=")[::2] for i in items), "modes": row.items("modes"),
-                     "why_not": why} for t in row.items("timeboxed")]
+            out += [{"type": "fuzz_job", "arch": arch, "build": build.name, "env": row.name, "target": t,
+                     "runner": runner, "environment": dict(i.partition("=")[::2] for i in items),
+                     "modes": row.items("modes"), "why_not": why} for t in row.items("timeboxed")]
     return out
 
 

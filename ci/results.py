@@ -64,7 +64,8 @@ class Failure:
 
 @dataclass
 class Records:
-    runs: dict = field(default_factory=lambda: collections.defaultdict(collections.Counter))  # (env, backend) -> suite -> n
+    # (env, backend) -> suite -> n
+    runs: dict = field(default_factory=lambda: collections.defaultdict(collections.Counter))
     compiled: dict = field(default_factory=lambda: collections.defaultdict(set))  # arch -> {backend}
     failures: list = field(default_factory=list)
     envs: dict = field(default_factory=dict)  # env -> arch of the binaries that ran there

@@ -11,8 +11,10 @@ namespace shakedown::fuzz::api_choice {
 // create: which backend the new Hasher is bound to.
 enum class Backend { selected, named, unknown_name, unavailable_name, empty_name };
 constexpr Backend create_backend(std::uint8_t c) {
-  return c == 15 ? Backend::unavailable_name : c == 14 ? Backend::unknown_name : c >= 8 ? Backend::named
-                                                                                        : Backend::selected;
+  return c == 15   ? Backend::unavailable_name
+         : c == 14 ? Backend::unknown_name
+         : c >= 8  ? Backend::named
+                   : Backend::selected;
 }
 
 // hmac_create: the selected backend, an explicitly empty name (an error, as for Hasher), or a named one.

@@ -179,8 +179,8 @@ class ApiRun {
     std::optional<Hasher> made;
     if (expect(allowed, [&] { made.emplace(named ? Hasher(op.alg, *named) : Hasher(op.alg)); })) {
       hashers_[op.slot] = *made;
-      hasher_models_[op.slot] = HasherModel{op.alg, named.value_or(std::string(selected_backend(f))),
-                                            HasherModel::Phase::absorbing, {}, 0};
+      hasher_models_[op.slot] =
+          HasherModel{op.alg, named.value_or(std::string(selected_backend(f))), HasherModel::Phase::absorbing, {}, 0};
     }
   }
 
@@ -255,8 +255,10 @@ class ApiRun {
     if (choice == Backend::named) backend = backend_choice(family_of(op.alg), op.choice);
     if (choice == Backend::empty_name) backend = std::string();
     Errs allowed;
-    if (is_xof(op.alg)) allowed = {Errc::not_hmac_capable};
-    else if (backend && backend->empty()) allowed = {Errc::unknown_backend};
+    if (is_xof(op.alg))
+      allowed = {Errc::not_hmac_capable};
+    else if (backend && backend->empty())
+      allowed = {Errc::unknown_backend};
     std::optional<Hmac> made;
     if (expect(allowed, [&] { made.emplace(backend ? Hmac(op.alg, op.bytes, *backend) : Hmac(op.alg, op.bytes)); })) {
       hmacs_[op.slot] = *made;
@@ -286,7 +288,7 @@ class ApiRun {
     std::vector<std::uint8_t> tag = test::openssl_hmac(mm.alg, mm.key, mm.msg);
     const std::size_t full = tag.size(), min = Hmac::min_truncated_length(mm.alg);
     const std::size_t stated = min + op.choice % (full - min + 1);  // a length verify_truncated accepts
-    std::optional<std::size_t> expected_len;  // set: verify_truncated(tag, *expected_len)
+    std::optional<std::size_t> expected_len;                        // set: verify_truncated(tag, *expected_len)
     bool right = true;
     Errs allowed = mm.finalized ? Errs{Errc::finalized} : Errs{};
     switch (api_choice::verify_tag(op.choice)) {
@@ -356,7 +358,9 @@ class ApiRun {
     }
     const Errs allowed = accepted ? Errs{} : Errs{Errc::bad_environment};
     for (Family f : kAllFamilies) {
-      const Algorithm alg = f == Family::sha256 ? Algorithm::sha256 : f == Family::sha512 ? Algorithm::sha512 : Algorithm::sha3_256;
+      const Algorithm alg = f == Family::sha256   ? Algorithm::sha256
+                            : f == Family::sha512 ? Algorithm::sha512
+                                                  : Algorithm::sha3_256;
       std::optional<Hasher> made;
       if (!expect(allowed, [&] { made.emplace(alg); })) continue;
       const auto& names = backends_of(f);
@@ -390,8 +394,8 @@ class ApiRun {
       if (h.algorithm() != hm.alg || h.backend_name() != hm.backend ||
           h.finalized() != (hm.phase == HasherModel::Phase::finalized))
         fail("slot#" + std::to_string(i) + " now says " + std::string(name(h.algorithm())) + " on " +
-             std::string(h.backend_name()) + (h.finalized() ? ", finalized" : ", live") + "; model: " +
-             std::string(name(hm.alg)) + " on " + hm.backend);
+             std::string(h.backend_name()) + (h.finalized() ? ", finalized" : ", live") +
+             "; model: " + std::string(name(hm.alg)) + " on " + hm.backend);
     }
   }
 };

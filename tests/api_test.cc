@@ -74,8 +74,8 @@ TEST(Algorithm, ParametersMatchOpenSsl) {
 
 TEST(Hash, OneShotIncrementalAndOpenSslAgree) {
   for (Algorithm a : kAllAlgorithms) {
-    for (std::size_t len : {0u, 1u, 55u, 56u, 63u, 64u, 65u, 71u, 72u, 103u, 104u, 111u, 112u, 127u, 128u, 135u,
-                            136u, 137u, 143u, 144u, 167u, 168u, 169u, 1000u}) {
+    for (std::size_t len : {0u,   1u,   55u,  56u,  63u,  64u,  65u,  71u,  72u,  103u, 104u, 111u,
+                            112u, 127u, 128u, 135u, 136u, 137u, 143u, 144u, 167u, 168u, 169u, 1000u}) {
       auto msg = pattern(len, static_cast<std::uint32_t>(len));
       auto want = openssl_digest(a, msg);
       EXPECT_EQ(hash(a, msg), want) << name(a) << " one-shot len " << len;
@@ -208,9 +208,11 @@ TEST(Shake, SqueezePartitionsMatchOneLongOpenSslOutput) {
       auto m = pattern(inlen, 11);
       auto want = openssl_digest(a, m, 1000);
       // Partitions with zero-length squeezes first and in between, and pieces ending on rate boundaries.
-      for (const std::vector<std::size_t>& parts :
-           {std::vector<std::size_t>{0, 0, 1000}, {0, 1, 0, 167, 0, 168, 664}, {136, 0, 136, 136, 592},
-            {1, 1, 1, 997}, {168, 168, 168, 168, 168, 160}}) {
+      for (const std::vector<std::size_t>& parts : {std::vector<std::size_t>{0, 0, 1000},
+                                                    {0, 1, 0, 167, 0, 168, 664},
+                                                    {136, 0, 136, 136, 592},
+                                                    {1, 1, 1, 997},
+                                                    {168, 168, 168, 168, 168, 160}}) {
         Hasher h(a);
         h.update(m);
         std::vector<std::uint8_t> got;
@@ -309,7 +311,8 @@ TEST(Hmac, VerifyAcceptsOnlyTheFullLengthTag) {
       return m;
     }();
     for (std::size_t len = 0; len <= want.size() + 8; ++len) {
-      std::vector<std::uint8_t> tag(want.begin(), want.begin() + static_cast<std::ptrdiff_t>(std::min(len, want.size())));
+      std::vector<std::uint8_t> tag(want.begin(),
+                                    want.begin() + static_cast<std::ptrdiff_t>(std::min(len, want.size())));
       tag.resize(len, 0);  // longer than the MAC: the MAC followed by zeros
       Hmac v = keyed;
       EXPECT_EQ(v.verify(tag), len == want.size()) << "tag of " << len << " bytes";
@@ -520,8 +523,10 @@ TEST(Errors, EchoedNamesAreEscapedToPrintableUtf8) {
   const std::string shown = "'a\\x1b[2J\\xff\\xc2\\x9b\\\\b\\x01\xc3\xa9'";
   for (const auto& [code, message] :
        {error_of([&] { (void)algorithm_from_name(hostile); }), error_of([&] { (void)family_from_name(hostile); }),
-        error_of([&] { Hasher(Algorithm::sha256, hostile); }),
-        error_of([&] { testing::reselect("sha256=" + hostile); check_environment(); })}) {
+        error_of([&] { Hasher(Algorithm::sha256, hostile); }), error_of([&] {
+          testing::reselect("sha256=" + hostile);
+          check_environment();
+        })}) {
     EXPECT_NE(message.find(shown), std::string::npos) << message;
     for (const char c : message) EXPECT_FALSE(static_cast<unsigned char>(c) < 0x20 || c == 0x7f) << message;
   }

@@ -109,8 +109,9 @@ std::uint32_t next_random(std::uint32_t& s) {
 // one pad byte), a block minus one, a block, a block plus one, and several blocks (AVX2 pairs, odd counts).
 std::array<std::size_t, 8> framing_lengths(Algorithm alg) {
   const std::size_t b = shakedown::block_size(alg);
-  const std::size_t pad = shakedown::family_of(alg) == Family::keccak ? 1
-                          : shakedown::family_of(alg) == Family::sha256 ? 9 : 17;
+  const std::size_t pad = shakedown::family_of(alg) == Family::keccak   ? 1
+                          : shakedown::family_of(alg) == Family::sha256 ? 9
+                                                                        : 17;
   return {1, b - pad, b - pad + 1, b - 1, b, b + 1, 2 * b + 3, 5 * b + 7};
 }
 
@@ -174,9 +175,7 @@ void check_secret_state(Algorithm alg, std::string_view backend, std::size_t pre
       SHAKEDOWN_CT_SECRET(state + offsetof(Sha512State, h), sizeof(Sha512State::h));
       SHAKEDOWN_CT_SECRET(state + offsetof(Sha512State, buf), sizeof(Sha512State::buf));
       break;
-    case Family::keccak:
-      SHAKEDOWN_CT_SECRET(state + offsetof(KeccakState, lanes), sizeof(KeccakState::lanes));
-      break;
+    case Family::keccak: SHAKEDOWN_CT_SECRET(state + offsetof(KeccakState, lanes), sizeof(KeccakState::lanes)); break;
   }
   h.update(g_pattern + prefix, 3 * shakedown::block_size(alg) / 2);
   finish(h, alg, backend, prefix, seed);

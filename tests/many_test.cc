@@ -28,9 +28,7 @@ std::vector<Bytes> messages(std::size_t n, std::size_t stride, std::uint32_t see
   return out;
 }
 
-std::vector<std::span<const std::uint8_t>> spans_of(const std::vector<Bytes>& v) {
-  return {v.begin(), v.end()};
-}
+std::vector<std::span<const std::uint8_t>> spans_of(const std::vector<Bytes>& v) { return {v.begin(), v.end()}; }
 
 // The default path and the std::vector convenience on every algorithm, for counts around every lane count here.
 TEST(Many, DefaultPathMatchesOpenSslMessageByMessage) {
@@ -40,9 +38,9 @@ TEST(Many, DefaultPathMatchesOpenSslMessageByMessage) {
       const auto got = hash_many(a, spans_of(msgs));
       ASSERT_EQ(got.size(), n);
       for (std::size_t i = 0; i < n; ++i)
-        EXPECT_EQ(got[i], openssl_digest(a, msgs[i])) << name(a) << ": message " << i << " of " << n << " ("
-                                                      << msgs[i].size() << " bytes) on "
-                                                      << selected_many_backend(family_of(a));
+        EXPECT_EQ(got[i], openssl_digest(a, msgs[i]))
+            << name(a) << ": message " << i << " of " << n << " (" << msgs[i].size() << " bytes) on "
+            << selected_many_backend(family_of(a));
     }
   }
 }
@@ -113,8 +111,7 @@ TEST(Many, MisuseGetsTheDocumentedErrorAndWritesNothing) {
     if (!is_xof(a)) {
       EXPECT_EQ(error_of([&] { (void)hash_many(a, in, digest_size(a) + 1); }).first, Errc::bad_output_length);
       // The length is wrong whatever the count: refused with no messages too, as hash() refuses it.
-      EXPECT_EQ(error_of([&] { (void)hash_many(a, Messages{}, digest_size(a) + 1); }).first,
-                Errc::bad_output_length);
+      EXPECT_EQ(error_of([&] { (void)hash_many(a, Messages{}, digest_size(a) + 1); }).first, Errc::bad_output_length);
     }
     EXPECT_TRUE(untouched()) << "a refused call wrote an output";
     // A null message of length 0 is an empty message, and no messages at all is nothing to do.

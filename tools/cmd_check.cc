@@ -1,10 +1,10 @@
 // `shakedown check` (= `sum --check`): verifies checksum lists with the messages and exit status of
 // `sha256sum -c` from coreutils 9.1, plus one note per list when a line looks meant for another algorithm.
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <cstdint>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -89,8 +89,8 @@ void print_result(const std::string& file, const char* result) {
   static const bool terminal = isatty(STDOUT_FILENO) == 1;
   const bool escape = result_line_needs_escape(file);
   const std::string name = terminal && has_control_byte(file) ? quoted(file, Quotes::always, SIZE_MAX)
-                           : escape                            ? "\\" + escape_name(file)
-                                                               : file;
+                           : escape                           ? "\\" + escape_name(file)
+                                                              : file;
   std::fwrite(name.data(), 1, name.size(), stdout);
   std::printf(": %s\n", result);
 }
@@ -116,8 +116,8 @@ std::string note_text(const LineProblem& p) {
   }
   const std::string digits = std::to_string(p.hex_digits) + " hex digits";
   const std::string others = algorithms_of_length(p.hex_digits);
-  return "the digest has " + digits + (others.empty() ? "" : ", the length of a " + others + " digest") +
-         ", not of " + std::string(name(p.expected)) + " (" + std::to_string(2 * digest_size(p.expected)) +
+  return "the digest has " + digits + (others.empty() ? "" : ", the length of a " + others + " digest") + ", not of " +
+         std::string(name(p.expected)) + " (" + std::to_string(2 * digest_size(p.expected)) +
          "); choose the algorithm with -a";
 }
 

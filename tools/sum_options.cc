@@ -11,8 +11,21 @@ namespace shakedown::cli {
 namespace {
 
 enum Id {
-  kAlgorithm, kBackend, kLength, kCheck, kTag, kZero, kBinary, kText,
-  kIgnoreMissing, kQuiet, kStatus, kStrict, kWarn, kHelp, kVersion,
+  kAlgorithm,
+  kBackend,
+  kLength,
+  kCheck,
+  kTag,
+  kZero,
+  kBinary,
+  kText,
+  kIgnoreMissing,
+  kQuiet,
+  kStatus,
+  kStrict,
+  kWarn,
+  kHelp,
+  kVersion,
 };
 
 constexpr std::array<OptionSpec, 15> kSpecs = {{
@@ -62,8 +75,8 @@ void require_backend_for(const std::string& backend, Algorithm alg) {
   const std::vector<BackendStatus> list = backends(f);
   const BackendStatus* s = find_backend(list, backend);
   if (s == nullptr)
-    throw UsageError("backend " + quoted(backend, Quotes::always) + " does not implement " +
-                     std::string(name(alg)) + " (" + std::string(name(f)) + " backends: " + backend_names(f) + ")");
+    throw UsageError("backend " + quoted(backend, Quotes::always) + " does not implement " + std::string(name(alg)) +
+                     " (" + std::string(name(f)) + " backends: " + backend_names(f) + ")");
   if (!s->available)
     throw UsageError("backend " + quoted(backend, Quotes::always) + " cannot run here: " + printable(s->reason));
 }
@@ -87,7 +100,7 @@ void validate(const SumOptions& o, bool text_given) {
     if (o.binary || text_given)
       throw UsageError("the --binary and --text options are meaningless when verifying checksums");
   } else {
-    const char* only_when_checking = o.ignore_missing                    ? "--ignore-missing"
+    const char* only_when_checking = o.ignore_missing                   ? "--ignore-missing"
                                      : o.verbosity == Verbosity::status ? "--status"
                                      : o.verbosity == Verbosity::warn   ? "--warn"
                                      : o.verbosity == Verbosity::quiet  ? "--quiet"
@@ -132,10 +145,20 @@ SumOptions parse_sum_options(Args args, bool check_command) {
       case kBackend: backend_text = opt.value; break;
       case kLength: length_text = opt.value; break;
       case kCheck: o.check = true; break;
-      case kTag: o.tag = true; o.binary = true; text_given = false; break;  // coreutils: --tag implies -b
+      case kTag:
+        o.tag = true;
+        o.binary = true;
+        text_given = false;
+        break;  // coreutils: --tag implies -b
       case kZero: o.zero = true; break;
-      case kBinary: o.binary = true; text_given = false; break;
-      case kText: o.binary = false; text_given = true; break;
+      case kBinary:
+        o.binary = true;
+        text_given = false;
+        break;
+      case kText:
+        o.binary = false;
+        text_given = true;
+        break;
       case kIgnoreMissing: o.ignore_missing = true; break;
       case kQuiet: o.verbosity = Verbosity::quiet; break;
       case kStatus: o.verbosity = Verbosity::status; break;

@@ -14,26 +14,13 @@ struct TagSpelling {
 // The first spelling of each algorithm is the one printed; the others are accepted on input because other
 // tools print them: `openssl dgst` (SHA2-256), Perl's shasum --tag (SHA512/224), and SHAKE without a dash.
 constexpr std::array<TagSpelling, 20> kTags = {{
-    {"SHA224", Algorithm::sha224},
-    {"SHA256", Algorithm::sha256},
-    {"SHA384", Algorithm::sha384},
-    {"SHA512", Algorithm::sha512},
-    {"SHA2-512/224", Algorithm::sha512_224},
-    {"SHA2-512/256", Algorithm::sha512_256},
-    {"SHA3-224", Algorithm::sha3_224},
-    {"SHA3-256", Algorithm::sha3_256},
-    {"SHA3-384", Algorithm::sha3_384},
-    {"SHA3-512", Algorithm::sha3_512},
-    {"SHAKE-128", Algorithm::shake128},
-    {"SHAKE-256", Algorithm::shake256},
-    {"SHA2-224", Algorithm::sha224},
-    {"SHA2-256", Algorithm::sha256},
-    {"SHA2-384", Algorithm::sha384},
-    {"SHA2-512", Algorithm::sha512},
-    {"SHA512/224", Algorithm::sha512_224},
-    {"SHA512/256", Algorithm::sha512_256},
-    {"SHAKE128", Algorithm::shake128},
-    {"SHAKE256", Algorithm::shake256},
+    {"SHA224", Algorithm::sha224},     {"SHA256", Algorithm::sha256},           {"SHA384", Algorithm::sha384},
+    {"SHA512", Algorithm::sha512},     {"SHA2-512/224", Algorithm::sha512_224}, {"SHA2-512/256", Algorithm::sha512_256},
+    {"SHA3-224", Algorithm::sha3_224}, {"SHA3-256", Algorithm::sha3_256},       {"SHA3-384", Algorithm::sha3_384},
+    {"SHA3-512", Algorithm::sha3_512}, {"SHAKE-128", Algorithm::shake128},      {"SHAKE-256", Algorithm::shake256},
+    {"SHA2-224", Algorithm::sha224},   {"SHA2-256", Algorithm::sha256},         {"SHA2-384", Algorithm::sha384},
+    {"SHA2-512", Algorithm::sha512},   {"SHA512/224", Algorithm::sha512_224},   {"SHA512/256", Algorithm::sha512_256},
+    {"SHAKE128", Algorithm::shake128}, {"SHAKE256", Algorithm::shake256},
 }};
 
 bool is_blank(char c) { return c == ' ' || c == '\t'; }

@@ -43,9 +43,9 @@ struct SumsLine {
 // Why a line that is not a checksum line probably is one for another algorithm, for a note to the user.
 struct LineProblem {
   enum class Kind { none, wrong_length, other_algorithm, short_xof } kind = Kind::none;
-  std::size_t hex_digits = 0;       // wrong_length, short_xof: the listed digest's length
-  Algorithm expected{};             // wrong_length, short_xof: the algorithm that was expected
-  Algorithm tagged{};               // other_algorithm: the algorithm the tag names
+  std::size_t hex_digits = 0;  // wrong_length, short_xof: the listed digest's length
+  Algorithm expected{};        // wrong_length, short_xof: the algorithm that was expected
+  Algorithm tagged{};          // other_algorithm: the algorithm the tag names
 };
 
 struct ParsedLine {

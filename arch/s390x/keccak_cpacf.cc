@@ -3,10 +3,10 @@
 #include <cstring>
 #include <functional>
 
+#include "backend_rows.h"
 #include "cpacf.h"
 #include "internal/bytes.h"
 #include "internal/generic.h"
-#include "backend_rows.h"
 #include "shakedown/cpu.h"
 
 namespace shakedown::internal {
@@ -100,6 +100,8 @@ bool available(const CpuFeatures& f) { return f.has(CpuFeature::s390_sha3); }
 
 constinit const KeccakBackend rows::keccak_s390x_cpacf = {
     {"s390x/cpacf", "KIMD/KLMD SHA3-224..512 and SHAKE128/256 (MSA extension 6)", available, kBackendDefault},
-    permute, absorb, digest};
+    permute,
+    absorb,
+    digest};
 
 }  // namespace shakedown::internal

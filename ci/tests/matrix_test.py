@@ -178,7 +178,6 @@ class ExpectationTest(unittest.TestCase):
         x = {(e.env, e.backend): e for e in m.expectations("x86_64")}[("qemu-x86_64.avx2", "sha256/x86_64/avx2")]
         self.assertEqual(x.suites, ["vectors", "diff", "fuzz", "multi", "fuzz-multi"])
 
-
     def test_lines_for_one_backend_add_up_and_inherit_its_facts(self):
         m = matrix_of({"x86_64": """
             build host-default  preset=default  modes=test

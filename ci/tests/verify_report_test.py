@@ -103,8 +103,8 @@ class GateTest(unittest.TestCase):
         self.assertIn("sha256/x86_64/avx2 in qemu-x86_64.avx2: expected to run (QEMU) but recorded zero diff", out)
 
     def test_a_backend_the_host_cpu_cannot_run_is_required_only_where_it_can(self):
-        files = {"x86_64": X86 + "    backend sha256/x86_64/avx512  needs-cpu=avx512f+avx512bw\n"
-                             "    expect host-default  sha256/x86_64/avx512\n"}
+        files = {"x86_64": X86 + ("    backend sha256/x86_64/avx512  needs-cpu=avx512f+avx512bw\n"
+                                  "    expect host-default  sha256/x86_64/avx512\n")}
         recs = healthy() + compiled("sha256/x86_64/avx512")
         # A host without AVX-512: not required, and the report says why.
         rc, out, _ = self.run_gate(recs, files=files, extra=["--host-cpu-flags", "sha_ni avx2 bmi2"])
@@ -253,8 +253,8 @@ class ConstantTimeTest(unittest.TestCase):
         return out
 
     def test_constant_time_coverage_names_the_environment_or_the_reason(self):
-        files = {"x86_64": CT.replace(SHANI, "expect host-*,!host-valgrind  sha256/x86_64/shani")
-                           .replace(GENERIC, EVERY_CT_ENV),
+        x86 = CT.replace(SHANI, "expect host-*,!host-valgrind  sha256/x86_64/shani").replace(GENERIC, EVERY_CT_ENV)
+        files = {"x86_64": x86,
                  "aarch64": "env qemu-aarch64.max  runner=qemu  cpu=max  suites=vectors  select=sha256=arm64/ce\n"}
         recs = self.ct_run() + compiled("sha256/arm64/ce", arch="aarch64", env="qemu-aarch64.max") + \
             [rec("qemu-aarch64.max", "sha256", "arm64/ce", arch="aarch64")]

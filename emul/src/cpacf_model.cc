@@ -16,10 +16,10 @@ enum class Kind : std::uint8_t { sha1, sha256, sha512, sha3, shake };
 // One function code: its block (rate) size and parameter-block layout (docs/isa/cpacf.md §2.1.4).
 struct Function {
   Kind kind;
-  std::uint32_t group;      // the CpacfFunctions bit that enables it
-  unsigned block;           // bytes per block: 64 / 128 for SHA-1/2, the rate for SHA-3/SHAKE
-  unsigned state_bytes;     // ICV (SHA-1/2) or the 200-byte Keccak state
-  unsigned mbl_bytes;       // KLMD message-bit-length field after the ICV: 8 (SHA-1/256), 16 (SHA-512)
+  std::uint32_t group;   // the CpacfFunctions bit that enables it
+  unsigned block;        // bytes per block: 64 / 128 for SHA-1/2, the rate for SHA-3/SHAKE
+  unsigned state_bytes;  // ICV (SHA-1/2) or the 200-byte Keccak state
+  unsigned mbl_bytes;    // KLMD message-bit-length field after the ICV: 8 (SHA-1/256), 16 (SHA-512)
 };
 
 std::optional<Function> function_of(unsigned fc) {
@@ -204,8 +204,9 @@ CpacfStep run_cpacf(const CpacfInstruction& insn, CpacfRegisters& regs, const Op
   const unsigned fc = static_cast<unsigned>(gr0 & kGr0FunctionCode);
   const AddressingMode mode = mode_of(regs.psw_mask);
   if (gr0 & kGr0Modifier)
-    return exception(Insn::count_, "specification exception: the modifier bit (GR0 0x80) must be 0 for KIMD/KLMD "
-                                   "(docs/isa/cpacf.md §2.1.2)");
+    return exception(Insn::count_,
+                     "specification exception: the modifier bit (GR0 0x80) must be 0 for KIMD/KLMD "
+                     "(docs/isa/cpacf.md §2.1.2)");
   CpacfStep step;
   if (fc == kFcQuery) {
     // cpacf.md §2.3 item 3: the status vector of the emulated codes (only reached where the query itself traps).
@@ -220,19 +221,22 @@ CpacfStep run_cpacf(const CpacfInstruction& insn, CpacfRegisters& regs, const Op
   step.insn = insn_of(f, insn.klmd);
   const bool shake_output = insn.klmd && f.kind == Kind::shake;
   if (insn.r2 == 0 || insn.r2 % 2 != 0)
-    return exception(step.insn, "specification exception: R2 must designate an even register other than 0 (the "
-                                "source address/length pair; docs/isa/cpacf.md §2.1.3)");
+    return exception(step.insn,
+                     "specification exception: R2 must designate an even register other than 0 (the "
+                     "source address/length pair; docs/isa/cpacf.md §2.1.3)");
   if (shake_output && (insn.r1 == 0 || insn.r1 % 2 != 0))
-    return exception(step.insn, "specification exception: KLMD-SHAKE needs R1 even and non-zero (the output "
-                                "address/length pair; docs/isa/cpacf.md §2.1.3)");
+    return exception(step.insn,
+                     "specification exception: KLMD-SHAKE needs R1 even and non-zero (the output "
+                     "address/length pair; docs/isa/cpacf.md §2.1.3)");
 
   std::uint64_t& src_reg = regs.gr[insn.r2];
   std::uint64_t& len_reg = regs.gr[insn.r2 + 1];
   const std::uint8_t* src = memory<const std::uint8_t>(mode.address(src_reg));
   std::uint64_t len = mode.length(len_reg);
   if (!insn.klmd && len % f.block != 0)
-    return exception(step.insn, "specification exception: the KIMD length (R2+1) is not a multiple of the "
-                                "function's block size (docs/isa/cpacf.md §2.1.7)");
+    return exception(step.insn,
+                     "specification exception: the KIMD length (R2+1) is not a multiple of the "
+                     "function's block size (docs/isa/cpacf.md §2.1.7)");
   if (!insn.klmd && len == 0) {
     step.outcome = CpacfOutcome::completed;  // KIMD with length 0 does nothing, not even read the block
     return step;
@@ -252,8 +256,9 @@ CpacfStep run_cpacf(const CpacfInstruction& insn, CpacfRegisters& regs, const Op
     };
     const bool reads_message = !(gr0 & kGr0PaddingState);
     if ((reads_message && overlaps(src, len)) || overlaps(param, f.state_bytes + f.mbl_bytes))
-      return exception(step.insn, "KLMD-SHAKE output (first operand) overlaps the message (second operand) or the "
-                                  "parameter block: unpredictable results (docs/isa/cpacf.md §2.1.9)");
+      return exception(step.insn,
+                       "KLMD-SHAKE output (first operand) overlaps the message (second operand) or the "
+                       "parameter block: unpredictable results (docs/isa/cpacf.md §2.1.9)");
   }
   const bool no_icv = keccak && (gr0 & kGr0NoIcv);  // NIP is ignored by SHA-1/2 (docs/isa/cpacf.md §2.1.2)
   const bool squeeze_only = shake_output && (gr0 & kGr0PaddingState);
@@ -307,7 +312,7 @@ CpacfStep run_cpacf(const CpacfInstruction& insn, CpacfRegisters& regs, const Op
     }
   }
 
-  store_state(f, s, param);  // the ICV only: the MBL field is an input
+  store_state(f, s, param);                      // the ICV only: the MBL field is an input
   if (broken_by_test(step.insn)) param[0] ^= 1;  // test-only (test_break.h)
   mode.set_address(src_reg, mode.address(src_reg) + consumed);
   mode.set_length(len_reg, len - consumed);

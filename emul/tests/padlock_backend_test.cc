@@ -26,7 +26,6 @@ bool is_available(Family family, std::string_view backend) {
   return std::find(names.begin(), names.end(), backend) != names.end();
 }
 
-
 CpuFeatures zhaoxin(std::string vendor, unsigned family, std::initializer_list<CpuFeature> features) {
   CpuFeatures f;
   f.vendor = std::move(vendor);
@@ -138,16 +137,14 @@ void check_digests_vs_openssl(std::initializer_list<Algorithm> algs, std::string
 }
 
 TEST(PadlockExecution, Sha256PheMatchesOpenSSLAndGeneric) {
-  if (!is_available(Family::sha256, "x86_64/phe"))
-    GTEST_SKIP() << "x86_64/phe not executed: needs the PHE emulator";
+  if (!is_available(Family::sha256, "x86_64/phe")) GTEST_SKIP() << "x86_64/phe not executed: needs the PHE emulator";
   check_blocks_vs_generic<std::uint32_t>(sha256_row("x86_64/phe").blocks, sha256_blocks_generic, 64);
   check_digests_vs_openssl({Algorithm::sha224, Algorithm::sha256}, "x86_64/phe");
   test::record("x86_64", Family::sha256, "x86_64/phe", "blocks_and_digests", 1);
 }
 
 TEST(PadlockExecution, Sha512Phe2MatchesOpenSSLAndGeneric) {
-  if (!is_available(Family::sha512, "x86_64/phe2"))
-    GTEST_SKIP() << "x86_64/phe2 not executed: needs the PHE emulator";
+  if (!is_available(Family::sha512, "x86_64/phe2")) GTEST_SKIP() << "x86_64/phe2 not executed: needs the PHE emulator";
   check_blocks_vs_generic<std::uint64_t>(sha512_row("x86_64/phe2").blocks, sha512_blocks_generic, 128);
   check_digests_vs_openssl({Algorithm::sha384, Algorithm::sha512, Algorithm::sha512_224, Algorithm::sha512_256},
                            "x86_64/phe2");

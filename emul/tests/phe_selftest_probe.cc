@@ -64,7 +64,8 @@ int main(int argc, char** argv) {
       const bool bind = arg == "--bind";
       const std::string_view item = bind ? (i + 1 < argc ? std::string_view(argv[++i]) : "") : arg;
       const auto eq = item.find('=');
-      if (eq == std::string_view::npos) throw std::invalid_argument("expected NAME=VALUE, got '" + std::string(item) + "'");
+      if (eq == std::string_view::npos)
+        throw std::invalid_argument("expected NAME=VALUE, got '" + std::string(item) + "'");
       if (bind) {
         binds.emplace_back(shakedown::family_from_name(item.substr(0, eq)), std::string(item.substr(eq + 1)));
       } else {
@@ -85,13 +86,13 @@ int main(int argc, char** argv) {
     bad_environment &= reports_bad_environment("backends", [f] { (void)shakedown::backends(f); });
   for (int i = 0; i < 2; ++i) shakedown::testing::reselect(std::nullopt);  // once per process, not per selection
   if (bad_environment != expect_bad_environment) {
-    std::printf("FAIL SHAKEDOWN_BACKENDS: %s\n", expect_bad_environment ? "expected to be reported as malformed"
-                                                                        : "reported as malformed");
+    std::printf("FAIL SHAKEDOWN_BACKENDS: %s\n",
+                expect_bad_environment ? "expected to be reported as malformed" : "reported as malformed");
     status = 1;
   }
   for (const auto& [family, backend] : binds) {
-    const shakedown::Algorithm alg = family == shakedown::Family::sha256 ? shakedown::Algorithm::sha256
-                                                                         : shakedown::Algorithm::sha512;
+    const shakedown::Algorithm alg =
+        family == shakedown::Family::sha256 ? shakedown::Algorithm::sha256 : shakedown::Algorithm::sha512;
     shakedown::Hasher bound(alg, backend);  // a self-tested backend runs its known-answer test here
     std::printf("bound %s\n", std::string(bound.backend_name()).c_str());
   }

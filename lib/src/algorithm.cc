@@ -15,12 +15,10 @@ constexpr std::uint32_t kIv224[8] = {0xc1059ed8, 0x367cd507, 0x3070dd17, 0xf70e5
                                      0xffc00b31, 0x68581511, 0x64f98fa7, 0xbefa4fa4};
 constexpr std::uint32_t kIv256[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
                                      0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
-constexpr std::uint64_t kIv384[8] = {0xcbbb9d5dc1059ed8, 0x629a292a367cd507, 0x9159015a3070dd17,
-                                     0x152fecd8f70e5939, 0x67332667ffc00b31, 0x8eb44a8768581511,
-                                     0xdb0c2e0d64f98fa7, 0x47b5481dbefa4fa4};
-constexpr std::uint64_t kIv512[8] = {0x6a09e667f3bcc908, 0xbb67ae8584caa73b, 0x3c6ef372fe94f82b,
-                                     0xa54ff53a5f1d36f1, 0x510e527fade682d1, 0x9b05688c2b3e6c1f,
-                                     0x1f83d9abfb41bd6b, 0x5be0cd19137e2179};
+constexpr std::uint64_t kIv384[8] = {0xcbbb9d5dc1059ed8, 0x629a292a367cd507, 0x9159015a3070dd17, 0x152fecd8f70e5939,
+                                     0x67332667ffc00b31, 0x8eb44a8768581511, 0xdb0c2e0d64f98fa7, 0x47b5481dbefa4fa4};
+constexpr std::uint64_t kIv512[8] = {0x6a09e667f3bcc908, 0xbb67ae8584caa73b, 0x3c6ef372fe94f82b, 0xa54ff53a5f1d36f1,
+                                     0x510e527fade682d1, 0x9b05688c2b3e6c1f, 0x1f83d9abfb41bd6b, 0x5be0cd19137e2179};
 constexpr std::uint64_t kIv512_224[8] = {0x8c3d37c819544da2, 0x73e1996689dcd4d6, 0x1dfab7ae32ff9c82,
                                          0x679dd514582f9fcf, 0x0f6d2b697bd44da8, 0x77e36f7304c48942,
                                          0x3f9d85a86a1d36c8, 0x1112e6ad91d692a1};
@@ -46,20 +44,22 @@ constexpr AlgorithmSpec kRows[] = {
     {Algorithm::shake256, "shake256", Family::keccak, 64, 136, true, nullptr, nullptr, kShake},
 };
 static_assert(std::size(kRows) == kAllAlgorithms.size());
-static_assert([] {
-  for (std::size_t i = 0; i < std::size(kRows); ++i)
-    if (kRows[i].alg != kAllAlgorithms[i] || static_cast<std::size_t>(kRows[i].alg) != i) return false;
-  return true;
-}(), "row i describes Algorithm value i");
+static_assert(
+    [] {
+      for (std::size_t i = 0; i < std::size(kRows); ++i)
+        if (kRows[i].alg != kAllAlgorithms[i] || static_cast<std::size_t>(kRows[i].alg) != i) return false;
+      return true;
+    }(),
+    "row i describes Algorithm value i");
 
 // Every entry point that takes an Algorithm goes through here: a value outside the enumeration (a cast
 // from an untrusted integer) is an error, never an out-of-bounds read.
 const AlgorithmSpec& row(Algorithm alg) {
   const auto i = static_cast<std::size_t>(alg);
   if (i >= std::size(kRows))
-    throw Error(Errc::unknown_algorithm,
-                "Algorithm value " + std::to_string(i) + " is not a shakedown::Algorithm (valid: 0.." +
-                    std::to_string(std::size(kRows) - 1) + ")");
+    throw Error(Errc::unknown_algorithm, "Algorithm value " + std::to_string(i) +
+                                             " is not a shakedown::Algorithm (valid: 0.." +
+                                             std::to_string(std::size(kRows) - 1) + ")");
   return kRows[i];
 }
 

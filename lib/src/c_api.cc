@@ -81,16 +81,13 @@ std::size_t copy_cut(std::string_view text, char* out, std::size_t size) noexcep
 // Copies text into a caller's buffer, always terminated; SHAKEDOWN_E_BUFFER_TOO_SMALL when it was cut.
 int copy_text(std::string_view text, char* out, std::size_t size) noexcept {
   if (out == nullptr || size == 0) return fail(SHAKEDOWN_E_NULL_POINTER, "name buffer is null or empty");
-  return copy_cut(text, out, size) == text.size() ? SHAKEDOWN_OK
-                                                  : fail(SHAKEDOWN_E_BUFFER_TOO_SMALL, "name truncated");
+  return copy_cut(text, out, size) == text.size() ? SHAKEDOWN_OK : fail(SHAKEDOWN_E_BUFFER_TOO_SMALL, "name truncated");
 }
 
-bool valid(shakedown_algorithm alg) noexcept {
-  return alg >= 0 && alg < SHAKEDOWN_ALGORITHM_COUNT;
-}
+bool valid(shakedown_algorithm alg) noexcept { return alg >= 0 && alg < SHAKEDOWN_ALGORITHM_COUNT; }
 Algorithm algorithm(shakedown_algorithm alg) {
-  if (!valid(alg)) throw Error(Errc::unknown_algorithm, "algorithm value " + std::to_string(alg) +
-                                                            " is not a shakedown_algorithm");
+  if (!valid(alg))
+    throw Error(Errc::unknown_algorithm, "algorithm value " + std::to_string(alg) + " is not a shakedown_algorithm");
   return static_cast<Algorithm>(alg);
 }
 Family family(shakedown_family f) {
@@ -285,13 +282,22 @@ int shakedown_hash_init(shakedown_hash_ctx* ctx, shakedown_algorithm alg, const 
   return guarded([&] { return HashSlot::construct(ctx, [&] { return make_hasher(alg, backend); }); });
 }
 int shakedown_hash_update(shakedown_hash_ctx* ctx, const void* data, size_t len) {
-  return with<HashSlot>(ctx, [&](Hasher& h) { h.update(data, len); return SHAKEDOWN_OK; });
+  return with<HashSlot>(ctx, [&](Hasher& h) {
+    h.update(data, len);
+    return SHAKEDOWN_OK;
+  });
 }
 int shakedown_hash_final(shakedown_hash_ctx* ctx, void* out, size_t outlen) {
-  return with<HashSlot>(ctx, [&](Hasher& h) { h.final(out, outlen); return SHAKEDOWN_OK; });
+  return with<HashSlot>(ctx, [&](Hasher& h) {
+    h.final(out, outlen);
+    return SHAKEDOWN_OK;
+  });
 }
 int shakedown_hash_reset(shakedown_hash_ctx* ctx) {
-  return with<HashSlot>(ctx, [](Hasher& h) { h.reset(); return SHAKEDOWN_OK; });
+  return with<HashSlot>(ctx, [](Hasher& h) {
+    h.reset();
+    return SHAKEDOWN_OK;
+  });
 }
 int shakedown_hash_copy(shakedown_hash_ctx* dst, const shakedown_hash_ctx* src) { return HashSlot::copy(dst, src); }
 int shakedown_hash_backend(const shakedown_hash_ctx* ctx, char* buffer, size_t size) {
@@ -311,13 +317,22 @@ int shakedown_xof_init(shakedown_xof_ctx* ctx, shakedown_algorithm alg, const ch
   });
 }
 int shakedown_xof_update(shakedown_xof_ctx* ctx, const void* data, size_t len) {
-  return with<XofSlot>(ctx, [&](Hasher& h) { h.update(data, len); return SHAKEDOWN_OK; });
+  return with<XofSlot>(ctx, [&](Hasher& h) {
+    h.update(data, len);
+    return SHAKEDOWN_OK;
+  });
 }
 int shakedown_xof_squeeze(shakedown_xof_ctx* ctx, void* out, size_t len) {
-  return with<XofSlot>(ctx, [&](Hasher& h) { h.squeeze(out, len); return SHAKEDOWN_OK; });
+  return with<XofSlot>(ctx, [&](Hasher& h) {
+    h.squeeze(out, len);
+    return SHAKEDOWN_OK;
+  });
 }
 int shakedown_xof_reset(shakedown_xof_ctx* ctx) {
-  return with<XofSlot>(ctx, [](Hasher& h) { h.reset(); return SHAKEDOWN_OK; });
+  return with<XofSlot>(ctx, [](Hasher& h) {
+    h.reset();
+    return SHAKEDOWN_OK;
+  });
 }
 int shakedown_xof_copy(shakedown_xof_ctx* dst, const shakedown_xof_ctx* src) { return XofSlot::copy(dst, src); }
 int shakedown_xof_backend(const shakedown_xof_ctx* ctx, char* buffer, size_t size) {
@@ -338,7 +353,10 @@ int shakedown_hmac_init(shakedown_hmac_ctx* ctx, shakedown_algorithm alg, const 
   });
 }
 int shakedown_hmac_update(shakedown_hmac_ctx* ctx, const void* data, size_t len) {
-  return with<HmacSlot>(ctx, [&](Hmac& m) { m.update(data, len); return SHAKEDOWN_OK; });
+  return with<HmacSlot>(ctx, [&](Hmac& m) {
+    m.update(data, len);
+    return SHAKEDOWN_OK;
+  });
 }
 int shakedown_hmac_final(shakedown_hmac_ctx* ctx, void* out, size_t outlen) {
   return with<HmacSlot>(ctx, [&](Hmac& m) {
@@ -362,7 +380,10 @@ int shakedown_hmac_verify_truncated(shakedown_hmac_ctx* ctx, const void* tag, si
   });
 }
 int shakedown_hmac_reset(shakedown_hmac_ctx* ctx) {
-  return with<HmacSlot>(ctx, [](Hmac& m) { m.reset(); return SHAKEDOWN_OK; });
+  return with<HmacSlot>(ctx, [](Hmac& m) {
+    m.reset();
+    return SHAKEDOWN_OK;
+  });
 }
 int shakedown_hmac_copy(shakedown_hmac_ctx* dst, const shakedown_hmac_ctx* src) { return HmacSlot::copy(dst, src); }
 int shakedown_hmac_backend(const shakedown_hmac_ctx* ctx, char* buffer, size_t size) {

@@ -111,8 +111,7 @@ ManyRows<F> many_rows(const BackendInfo* named, std::size_t count) {
 }
 
 template <Family F>
-void run_many(Algorithm alg, const ManyRows<F>& rows, ManyStart<F>& start, bool fresh, Messages msgs,
-              Outputs outs) {
+void run_many(Algorithm alg, const ManyRows<F>& rows, ManyStart<F>& start, bool fresh, Messages msgs, Outputs outs) {
   try {
     check_many<F>(alg, start, msgs, outs);
   } catch (...) {
@@ -178,9 +177,12 @@ void hash_many(const Hasher& prefix, Messages msgs, Outputs outs) {
     constexpr Family F = T::kFamily;
     const ManyRows<F> rows = many_rows<F>(prefix.named_ ? prefix.backend_ : nullptr, msgs.size());
     ManyStart<F> start{{}, internal::spec(alg).block};
-    if constexpr (F == Family::sha256) start.state = prefix.u_.s256;
-    else if constexpr (F == Family::sha512) start.state = prefix.u_.s512;
-    else start.state = prefix.u_.keccak;
+    if constexpr (F == Family::sha256)
+      start.state = prefix.u_.s256;
+    else if constexpr (F == Family::sha512)
+      start.state = prefix.u_.s512;
+    else
+      start.state = prefix.u_.keccak;
     run_many<F>(alg, rows, start, false, msgs, outs);
   });
 }

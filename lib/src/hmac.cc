@@ -12,8 +12,7 @@ namespace shakedown {
 namespace {
 
 Algorithm hmac_algorithm(Algorithm alg) {
-  if (is_xof(alg))
-    throw Error(Errc::not_hmac_capable, "HMAC is not defined over the XOF " + std::string(name(alg)));
+  if (is_xof(alg)) throw Error(Errc::not_hmac_capable, "HMAC is not defined over the XOF " + std::string(name(alg)));
   return alg;
 }
 
@@ -86,7 +85,8 @@ void Hmac::final(std::span<std::uint8_t> out) {
   const std::size_t L = digest_size(algorithm());
   if (out.empty() || out.size() > L)
     throw Error(Errc::bad_output_length, "HMAC-" + std::string(name(algorithm())) + " output must be 1.." +
-                                             std::to_string(L) + " bytes; " + std::to_string(out.size()) + " requested");
+                                             std::to_string(L) + " bytes; " + std::to_string(out.size()) +
+                                             " requested");
   if (out.data() == nullptr) throw Error(Errc::null_pointer, "HMAC output is null");
   std::uint8_t mac[kMaxDigestSize];
   inner_.final(mac, L);
@@ -114,8 +114,8 @@ bool Hmac::verify_truncated(std::span<const std::uint8_t> tag, std::size_t expec
   if (expected_len < min || expected_len > L)
     throw Error(Errc::bad_output_length, "HMAC-" + std::string(name(algorithm())) + " tags are verified at " +
                                              std::to_string(min) + ".." + std::to_string(L) +
-                                             " bytes (RFC 2104 §5); expected length " +
-                                             std::to_string(expected_len) + " refused");
+                                             " bytes (RFC 2104 §5); expected length " + std::to_string(expected_len) +
+                                             " refused");
   std::uint8_t mac[kMaxDigestSize];
   final(std::span<std::uint8_t>(mac, L));  // throws Errc::finalized before anything changes
   bool ok = tag.size() == expected_len && tag.data() != nullptr &&

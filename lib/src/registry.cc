@@ -108,8 +108,9 @@ std::vector<RowDecision> decide(const FamilyOverride& o, bool env_usable, const 
     // Lanes that another row outruns on this core are left to a name or a pin (MultiLane::ahead_on).
     const bool many_here = has_many && (b.multi.ahead_on == nullptr || b.multi.ahead_on(features));
     // Would selection use this row if it works? Only then may its self-test run here.
-    const bool wanted = env_usable && (pinned || (o.pinned.empty() && !excluded && !pin_only &&
-                                                   ((chosen == nullptr && !many_only) || many_here)));
+    const bool wanted =
+        env_usable &&
+        (pinned || (o.pinned.empty() && !excluded && !pin_only && ((chosen == nullptr && !many_only) || many_here)));
     if (!b.info.available(features)) {
       d.why = Why::needs;
     } else if (!(b.info.flags & kBackendSelfTest)) {
@@ -144,14 +145,17 @@ std::vector<RowDecision> decide(const FamilyOverride& o, bool env_usable, const 
           d.selected_many = true;
           reached_from = b.multi.min_busy;
         }
-        d.why = d.selected ? Why::selected : d.selected_many ? Why::many_only
-                : !has_many ? Why::available : !many_here ? Why::lanes_slower : Why::lanes_unreached;
+        d.why = d.selected        ? Why::selected
+                : d.selected_many ? Why::many_only
+                : !has_many       ? Why::available
+                : !many_here      ? Why::lanes_slower
+                                  : Why::lanes_unreached;
       }
     }
     if (pinned && !d.available)
       error = std::string(kBackendsEnv) + " pins " + std::string(name(F)) + "=" + std::string(b.info.name) +
-              " but it is unavailable here: " + (d.why == Why::needs ? "needs " + std::string(b.info.needs)
-                                                                     : std::string(kSelfTestFailed));
+              " but it is unavailable here: " +
+              (d.why == Why::needs ? "needs " + std::string(b.info.needs) : std::string(kSelfTestFailed));
     out.push_back(d);
   }
   if (chosen == nullptr && error.empty())
@@ -275,9 +279,8 @@ std::unique_ptr<Selection> make_selection_locked(const std::string& env) {
   if (!env_usable) overrides = {};  // still fill the status table for introspection, running no self-test
   std::string select_error;
   for (Family f : kAllFamilies)
-    visit_family(f, [&]<class T>(T) {
-      select_family<T::kFamily>(overrides[index_of(f)], env_usable, *sel, select_error);
-    });
+    visit_family(
+        f, [&]<class T>(T) { select_family<T::kFamily>(overrides[index_of(f)], env_usable, *sel, select_error); });
   sel->env_error = !error.empty() ? error : select_error;
   return sel;
 }
@@ -291,8 +294,8 @@ bool same_selection(const Selection& a, const Selection& b) {
   };
   return a.features.flags == b.features.flags && a.features.vendor == b.features.vendor &&
          a.features.family == b.features.family && a.features.model == b.features.model &&
-         a.features.vector_bytes == b.features.vector_bytes && a.env_error == b.env_error && a.chosen == b.chosen && a.many == b.many &&
-         std::equal(a.status.begin(), a.status.end(), b.status.begin(), same_status);
+         a.features.vector_bytes == b.features.vector_bytes && a.env_error == b.env_error && a.chosen == b.chosen &&
+         a.many == b.many && std::equal(a.status.begin(), a.status.end(), b.status.begin(), same_status);
 }
 
 std::string environment_value() {
@@ -404,8 +407,8 @@ const BackendOf<F>& backend(std::string_view name, bool require_available) {
   }
   if (require_available) {
     const auto unavailable = [&](const std::string& reason) {
-      return Error(Errc::backend_unavailable, std::string(shakedown::name(F)) + " backend '" + std::string(name) +
-                                                  "' is unavailable: " + reason);
+      return Error(Errc::backend_unavailable,
+                   std::string(shakedown::name(F)) + " backend '" + std::string(name) + "' is unavailable: " + reason);
     };
     const BackendStatus& s = internal::current().status[internal::index_of(F)][internal::row_index<F>(*it)];
     if (!s.available) throw unavailable(s.reason);
@@ -416,10 +419,10 @@ const BackendOf<F>& backend(std::string_view name, bool require_available) {
   return *it;
 }
 
-#define SHAKEDOWN_REGISTRY_FAMILY(F)                                                               \
-  template std::span<const BackendOf<F>> compiled_backends<F>() noexcept;                          \
-  template const BackendOf<F>& backend<F>(std::string_view, bool);                                 \
-  template const BackendOf<F>& internal::default_backend<F>();                                      \
+#define SHAKEDOWN_REGISTRY_FAMILY(F)                                      \
+  template std::span<const BackendOf<F>> compiled_backends<F>() noexcept; \
+  template const BackendOf<F>& backend<F>(std::string_view, bool);        \
+  template const BackendOf<F>& internal::default_backend<F>();            \
   template std::span<const BackendOf<F>* const> internal::default_many_rows<F>();
 SHAKEDOWN_REGISTRY_FAMILY(Family::sha256)
 SHAKEDOWN_REGISTRY_FAMILY(Family::sha512)

@@ -331,7 +331,6 @@ class CoreutilsParity(unittest.TestCase):
                 self.assertEqual(got.stdout, b"")
                 self.assertEqual(normalized(got.stderr)[0].splitlines()[0], normalized(want.stderr)[0].splitlines()[0])
 
-
     def test_a_stdout_closed_from_the_start_as_coreutils(self):
         # gnulib's close_stream: EBADF is an error only when something was written (a result line); --quiet and
         # --status with every file matching write nothing, and succeed.

@@ -100,7 +100,8 @@ class InstalledCli(unittest.TestCase):
         for header in headers:
             with open(os.path.join(include, header), encoding="utf-8") as f:
                 text = f.read()
-                self.assertNotRegex(text, r'#\s*include\s*[<"]shakedown/testing\.h|namespace shakedown::testing', header)
+                self.assertNotRegex(text, r'#\s*include\s*[<"]shakedown/testing\.h|namespace shakedown::testing',
+                                    header)
 
     def test_repro_is_not_a_command(self):
         r = run([self.installed, "repro", os.path.join(SOURCE_DIR, "fuzz", "corpus", "fuzz_hash")])

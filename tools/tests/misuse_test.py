@@ -10,7 +10,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -198,7 +197,9 @@ class LengthParsing(Base):
         # with a note; -l below it is a bad command line. Digests from Python's hashlib (OpenSSL).
         self.write("abc", b"abc")
         shake = {128: hashlib.shake_128(b"abc"), 256: hashlib.shake_256(b"abc")}
-        line = lambda bits, n: f"SHAKE-{bits} (abc) = {shake[bits].hexdigest(n)}\n".encode()
+
+        def line(bits, n):
+            return f"SHAKE-{bits} (abc) = {shake[bits].hexdigest(n)}\n".encode()
         cases = [
             (line(128, 1), 1, b"the SHAKE-128 digest has 1 byte; check accepts 16 bytes or more"),
             (line(128, 15), 1, b"the SHAKE-128 digest has 15 bytes; check accepts 16 bytes or more"),

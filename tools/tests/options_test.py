@@ -211,7 +211,8 @@ class ResultLinesOnATerminal(unittest.TestCase):
             with open(os.path.join(d, "list"), "wb") as f:
                 f.write(hashlib.sha256(b"abc").hexdigest().encode() + b"  " + name.encode() + b"\n")
             primary, secondary = pty.openpty()
-            p = subprocess.Popen([SHAKEDOWN, "check", "list"], cwd=d, stdout=secondary, stderr=subprocess.DEVNULL, env=ENV)
+            p = subprocess.Popen([SHAKEDOWN, "check", "list"], cwd=d, stdout=secondary, stderr=subprocess.DEVNULL,
+                                 env=ENV)
             os.close(secondary)
             shown = read_terminal(primary)
             p.wait(timeout=60)

@@ -62,9 +62,9 @@ enum BackendFlags : std::uint32_t {
 };
 
 struct BackendInfo {
-  std::string_view name;                              // "x86_64/shani"; "generic" for the portable code
-  std::string_view needs;                             // human-readable requirement, shown when unavailable
-  bool (*available)(const CpuFeatures&);              // pure predicate over the feature set
+  std::string_view name;                  // "x86_64/shani"; "generic" for the portable code
+  std::string_view needs;                 // human-readable requirement, shown when unavailable
+  bool (*available)(const CpuFeatures&);  // pure predicate over the feature set
   std::uint32_t flags;
 };
 
@@ -139,8 +139,8 @@ decltype(auto) visit_family(Family family, Fn&& fn) {
     case Family::sha512: return fn(FamilyTraits<Family::sha512>{});
     case Family::keccak: return fn(FamilyTraits<Family::keccak>{});
   }
-  throw Error(Errc::unknown_family, "Family value " + std::to_string(static_cast<unsigned>(family)) +
-                                        " is not a shakedown::Family");
+  throw Error(Errc::unknown_family,
+              "Family value " + std::to_string(static_cast<unsigned>(family)) + " is not a shakedown::Family");
 }
 
 // The compiled rows of a family in preference order, generic last (arch/<arch>/backends.cc).
@@ -161,10 +161,10 @@ SHAKEDOWN_API const BackendOf<F>& backend(std::string_view name, bool require_av
 struct BackendStatus {
   std::string name;
   Family family;
-  bool available;     // the CPU supports it (and its self-test, once run, passed); a context may be bound to it
-  bool selected;      // the default for new contexts of this family
-  std::string reason; // why unavailable / why not selected; empty for the selected backend
-  std::size_t lanes = 0;       // its multi-lane function's lane count, 0 if it has none
+  bool available;         // the CPU supports it (and its self-test, once run, passed); a context may be bound to it
+  bool selected;          // the default for new contexts of this family
+  std::string reason;     // why unavailable / why not selected; empty for the selected backend
+  std::size_t lanes = 0;  // its multi-lane function's lane count, 0 if it has none
   bool selected_many = false;  // hash_many() uses its lanes by default (from min_busy messages: no earlier row's
                                // lanes take that many first)
 };

@@ -15,24 +15,24 @@ extern "C" {
    shakedown::Errc values plus one, in the same order; the values are part of the ABI and never change. */
 typedef enum shakedown_status {
   SHAKEDOWN_OK = 0,
-  SHAKEDOWN_E_UNKNOWN_ALGORITHM = 1,    /* an algorithm value or name that is not one of shakedown_algorithm */
-  SHAKEDOWN_E_UNKNOWN_FAMILY = 2,       /* a family value that is not one of shakedown_family */
-  SHAKEDOWN_E_UNKNOWN_BACKEND = 3,      /* backend name not compiled into this build for that family */
-  SHAKEDOWN_E_BACKEND_UNAVAILABLE = 4,  /* backend compiled, but this CPU (or its self-test) rules it out */
-  SHAKEDOWN_E_BAD_ENVIRONMENT = 5,      /* SHAKEDOWN_BACKENDS is malformed */
-  SHAKEDOWN_E_UNKNOWN_FEATURE = 6,      /* (C++ test hooks only) */
-  SHAKEDOWN_E_FINALIZED = 7,            /* update/final/squeeze after final: reset first */
-  SHAKEDOWN_E_NOT_XOF = 8,              /* an XOF context for a fixed-length digest */
-  SHAKEDOWN_E_WRONG_PHASE = 9,          /* update on an XOF that already started squeezing */
-  SHAKEDOWN_E_BAD_OUTPUT_LENGTH = 10,   /* output length invalid for the algorithm */
-  SHAKEDOWN_E_NULL_POINTER = 11,        /* a null pointer where one is not allowed */
-  SHAKEDOWN_E_MESSAGE_TOO_LONG = 12,    /* input beyond the algorithm's length limit (FIPS 180-4 section 1) */
-  SHAKEDOWN_E_NOT_HMAC_CAPABLE = 13,    /* HMAC over SHAKE is not defined */
-  SHAKEDOWN_E_VERIFY_FAILED = 100,      /* HMAC tag mismatch (a result, not a misuse) */
-  SHAKEDOWN_E_BUFFER_TOO_SMALL = 101,   /* a name buffer too small: the text was truncated (still terminated) */
-  SHAKEDOWN_E_NOT_INITIALIZED = 102,    /* a context never initialized, or cleaned up */
-  SHAKEDOWN_E_OUT_OF_MEMORY = 103,      /* only where a function says it allocates (backend listing, errors) */
-  SHAKEDOWN_E_INTERNAL = 104            /* an unexpected C++ exception: a bug, please report it */
+  SHAKEDOWN_E_UNKNOWN_ALGORITHM = 1,   /* an algorithm value or name that is not one of shakedown_algorithm */
+  SHAKEDOWN_E_UNKNOWN_FAMILY = 2,      /* a family value that is not one of shakedown_family */
+  SHAKEDOWN_E_UNKNOWN_BACKEND = 3,     /* backend name not compiled into this build for that family */
+  SHAKEDOWN_E_BACKEND_UNAVAILABLE = 4, /* backend compiled, but this CPU (or its self-test) rules it out */
+  SHAKEDOWN_E_BAD_ENVIRONMENT = 5,     /* SHAKEDOWN_BACKENDS is malformed */
+  SHAKEDOWN_E_UNKNOWN_FEATURE = 6,     /* (C++ test hooks only) */
+  SHAKEDOWN_E_FINALIZED = 7,           /* update/final/squeeze after final: reset first */
+  SHAKEDOWN_E_NOT_XOF = 8,             /* an XOF context for a fixed-length digest */
+  SHAKEDOWN_E_WRONG_PHASE = 9,         /* update on an XOF that already started squeezing */
+  SHAKEDOWN_E_BAD_OUTPUT_LENGTH = 10,  /* output length invalid for the algorithm */
+  SHAKEDOWN_E_NULL_POINTER = 11,       /* a null pointer where one is not allowed */
+  SHAKEDOWN_E_MESSAGE_TOO_LONG = 12,   /* input beyond the algorithm's length limit (FIPS 180-4 section 1) */
+  SHAKEDOWN_E_NOT_HMAC_CAPABLE = 13,   /* HMAC over SHAKE is not defined */
+  SHAKEDOWN_E_VERIFY_FAILED = 100,     /* HMAC tag mismatch (a result, not a misuse) */
+  SHAKEDOWN_E_BUFFER_TOO_SMALL = 101,  /* a name buffer too small: the text was truncated (still terminated) */
+  SHAKEDOWN_E_NOT_INITIALIZED = 102,   /* a context never initialized, or cleaned up */
+  SHAKEDOWN_E_OUT_OF_MEMORY = 103,     /* only where a function says it allocates (backend listing, errors) */
+  SHAKEDOWN_E_INTERNAL = 104           /* an unexpected C++ exception: a bug, please report it */
 } shakedown_status;
 
 /* Algorithms and families: int, with these constants, whose values are part of the ABI and equal the C++
@@ -130,8 +130,8 @@ SHAKEDOWN_API int shakedown_family_of(shakedown_algorithm alg, shakedown_family*
 /* outlen must be shakedown_digest_size(alg); for SHAKE any length, 0 included. data may be null when len is 0. */
 SHAKEDOWN_API int shakedown_hash(shakedown_algorithm alg, const void* data, size_t len, void* out, size_t outlen);
 /* HMAC (FIPS 198-1) of data under key; outlen 1..digest size (shorter is a truncated tag, FIPS 198-1 section 5). */
-SHAKEDOWN_API int shakedown_hmac(shakedown_algorithm alg, const void* key, size_t keylen, const void* data,
-                                 size_t len, void* out, size_t outlen);
+SHAKEDOWN_API int shakedown_hmac(shakedown_algorithm alg, const void* key, size_t keylen, const void* data, size_t len,
+                                 void* out, size_t outlen);
 
 /* ---- Incremental hashing (every algorithm; SHAKE's final gives outlen bytes and ends the output) ----
    backend: null for the selected backend of the family, or a name from shakedown_backend_get ("generic",
@@ -177,10 +177,10 @@ SHAKEDOWN_API void shakedown_hmac_cleanup(shakedown_hmac_ctx* ctx);
    allocate internally and may return SHAKEDOWN_E_OUT_OF_MEMORY; SHAKEDOWN_E_BAD_ENVIRONMENT for a malformed
    SHAKEDOWN_BACKENDS. */
 typedef struct shakedown_backend_info {
-  char name[64];     /* "x86_64/shani", "generic" */
-  int available;     /* 1 if a context may be bound to it on this CPU */
-  int selected;      /* 1 for the backend new contexts of the family use */
-  char reason[256];  /* why unavailable or not selected; "" for the selected one (truncated if longer) */
+  char name[64];    /* "x86_64/shani", "generic" */
+  int available;    /* 1 if a context may be bound to it on this CPU */
+  int selected;     /* 1 for the backend new contexts of the family use */
+  char reason[256]; /* why unavailable or not selected; "" for the selected one (truncated if longer) */
 } shakedown_backend_info;
 
 SHAKEDOWN_API int shakedown_backend_count(shakedown_family family, size_t* count);

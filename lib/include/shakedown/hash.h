@@ -23,10 +23,10 @@ inline constexpr std::size_t kMdBufferBlocks = 2;
 template <class Word, std::size_t Block>
 struct MdState {
   Word h[8];
-  std::uint64_t bytes_lo;     // message length in bytes, low 64 bits
-  std::uint64_t bytes_hi;     // high bits (SHA-512 counts 2^128 bits; always 0 for SHA-256)
+  std::uint64_t bytes_lo;  // message length in bytes, low 64 bits
+  std::uint64_t bytes_hi;  // high bits (SHA-512 counts 2^128 bits; always 0 for SHA-256)
   std::uint8_t buf[kMdBufferBlocks * Block];
-  std::uint32_t buflen;       // < kMdBufferBlocks * Block between calls
+  std::uint32_t buflen;  // < kMdBufferBlocks * Block between calls
 };
 template <Family F>
 using MdStateOf = MdState<typename FamilyTraits<F>::Word, FamilyTraits<F>::kBlockBytes>;
@@ -125,7 +125,7 @@ class Hasher {
 
   Algorithm alg_;
   Phase phase_;
-  bool named_;      // bound by name (or rebound): hash_many(*this, ...) keeps to that backend
+  bool named_;     // bound by name (or rebound): hash_many(*this, ...) keeps to that backend
   Family family_;  // family_of(alg_), kept: every update() dispatches on it
   // The bound row, by the BackendInfo every row starts with (outside the union: survives zeroization).
   const BackendInfo* backend_;
@@ -142,7 +142,7 @@ class Hasher {
 SHAKEDOWN_API void hash(Algorithm alg, std::span<const std::uint8_t> data, std::span<std::uint8_t> out);
 SHAKEDOWN_API void hash(Algorithm alg, const void* data, std::size_t len, void* out, std::size_t outlen);
 SHAKEDOWN_API void hash(Algorithm alg, std::string_view backend, std::span<const std::uint8_t> data,
-          std::span<std::uint8_t> out);
+                        std::span<std::uint8_t> out);
 // digest_size(alg) bytes, or outlen bytes for SHAKE when given.
 SHAKEDOWN_API std::vector<std::uint8_t> hash(Algorithm alg, std::span<const std::uint8_t> data);
 SHAKEDOWN_API std::vector<std::uint8_t> hash(Algorithm alg, std::span<const std::uint8_t> data, std::size_t outlen);
