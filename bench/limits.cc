@@ -18,8 +18,12 @@
 #include <vector>
 
 #include "openssl_ref.h"
-#include "sha2_x86.h"  // arch/x86_64: the library's own scalar SHA-2 rounds (inline asm; no ISA flags needed)
 #include "shakedown/cpu.h"
+
+namespace shakedown::internal::x86 {
+// arch/x86_64/round_probe.cc: the library's own SHA-512 rounds, `blocks` x 80 rounds (inline asm; no ISA flags).
+void sha512_rounds_probe(std::uint64_t h[8], long blocks);
+}  // namespace shakedown::internal::x86
 
 namespace shakedown::bench {
 namespace {
@@ -75,50 +79,37 @@ double sha256rnds2_latency() {
 }
 
 // Eight chains at once: as many independent rounds as eight interleaved messages would give.
-#define SHAKEDOWN_LIMITS_EIGHT(op)                                                                           \
+#define SHAKEDOWN_LIMITS_EIGHT(op)                                                                       \
   op " %%xmm9, %%xmm1\n\t" op " %%xmm9, %%xmm2\n\t" op " %%xmm9, %%xmm3\n\t" op " %%xmm9, %%xmm4\n\t" op \
      " %%xmm9, %%xmm5\n\t" op " %%xmm9, %%xmm6\n\t" op " %%xmm9, %%xmm7\n\t" op " %%xmm9, %%xmm8\n\t"
 #define SHAKEDOWN_LIMITS_XMM1_9 "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9"
 double sha256rnds2_throughput() {
   return cycles_per(kShaUnits, [] {
     for (long i = 0; i < kShaUnits / 8; ++i)
-      __asm__ volatile(SHAKEDOWN_LIMITS_EIGHT("sha256rnds2") ::: SHAKEDOWN_LIMITS_XMM1_9);
+      __asm__ volatile(SHAKEDOWN_LIMITS_EIGHT("sha256rnds2")::: SHAKEDOWN_LIMITS_XMM1_9);
   });
 }
 double sha256msg1_throughput() {
   return cycles_per(kShaUnits, [] {
     for (long i = 0; i < kShaUnits / 8; ++i)
-      __asm__ volatile(SHAKEDOWN_LIMITS_EIGHT("sha256msg1") ::: SHAKEDOWN_LIMITS_XMM1_9);
+      __asm__ volatile(SHAKEDOWN_LIMITS_EIGHT("sha256msg1")::: SHAKEDOWN_LIMITS_XMM1_9);
   });
 }
 double sha256msg2_throughput() {
   return cycles_per(kShaUnits, [] {
     for (long i = 0; i < kShaUnits / 8; ++i)
-      __asm__ volatile(SHAKEDOWN_LIMITS_EIGHT("sha256msg2") ::: SHAKEDOWN_LIMITS_XMM1_9);
+      __asm__ volatile(SHAKEDOWN_LIMITS_EIGHT("sha256msg2")::: SHAKEDOWN_LIMITS_XMM1_9);
   });
 }
 #undef SHAKEDOWN_LIMITS_EIGHT
 #undef SHAKEDOWN_LIMITS_XMM1_9
 
-// The library's SHA-512 rounds (sha2_rounds8, what x86_64/avx2 and x86_64/avx512 run for one message) over a
-// fixed K + W block, in a loop of eight rounds as in the backends' second block of a pair (sha512_x86.h): cycles
-// per round with nothing else to do. The working variables stay in registers from block to block. As first
-// written, the probe added them into h[] after every block and reloaded them, and gcc copied h[] with 16-byte
-// loads of 8-byte stores, which cannot forward: it measured 7.1-7.8 cycles a round on Zen 4, 6.05 this way;
-// the 80 rounds unrolled measured 6.45.
+// The library's SHA-512 rounds (sha2_rounds8, what x86_64/avx2 and x86_64/avx512 run for one message): cycles per
+// round with nothing else to do (arch/x86_64/round_probe.cc says how the loop is kept honest).
 double sha512_round() {
   constexpr long kBlocks = 200'000;
-  alignas(64) static std::uint64_t wk[80];
-  for (int t = 0; t < 80; ++t) wk[t] = internal::kSha512K[t] + 0x9e3779b97f4a7c15u * static_cast<unsigned>(t);
   std::uint64_t h[8] = {1, 2, 3, 4, 5, 6, 7, 8};
-  const double cycles = cycles_per(kBlocks * 80, [&] {
-    auto s = internal::sha2_load_vars(h);
-    for (long b = 0; b < kBlocks; ++b) {
-#pragma GCC unroll 1
-      for (int t = 0; t < 80; t += 8) internal::sha2_rounds8(s, wk + t);
-    }
-    internal::sha2_add_vars(h, s);
-  });
+  const double cycles = cycles_per(kBlocks * 80, [&] { internal::x86::sha512_rounds_probe(h, kBlocks); });
   __asm__ volatile("" ::"r"(h[0]));
   return cycles;
 }
@@ -201,8 +192,8 @@ int run() {
   const bool sha_ni = cpu.has(CpuFeature::x86_sha_ni) && cpu.has(CpuFeature::x86_sse41);
   const bool bmi2 = cpu.has(CpuFeature::x86_bmi2);
   const bool avx2 = cpu.has(CpuFeature::x86_avx2) && cpu.has(CpuFeature::x86_os_ymm);
-  std::printf("shakedown_limits: instruction limits on this core (CPU family %u model %u, %s)\n", cpu.family,
-              cpu.model, cpu.vendor.c_str());
+  std::printf("shakedown_limits: instruction limits on this core (CPU family %u model %u, %s)\n", cpu.family, cpu.model,
+              cpu.vendor.c_str());
 
   Figures f;
   for (int pass = 0; pass < kPasses; ++pass) {
