@@ -2,7 +2,8 @@
 """The verification matrix (ci/matrix/<arch>.txt): its one reader, for CMake, the CI driver and the gate.
 
   ci/matrix.py plan ARCH OUT [FACT=VALUE...]
-                                      writes ARCH's resolved plan for a build with these facts (ci/plan.py: every
+                                      writes ARCH's resolved plan (OUT "-": standard output) for a build with
+                                      these facts (ci/plan.py: every
                                       ctest entry, contract run, time-boxed fuzz job and expectation, spelled out;
                                       CMake runs this at configure time: cmake/Matrix.cmake)
   ci/matrix.py check                  reads every arch and prints a summary; exit 2 on any error

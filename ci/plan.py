@@ -20,6 +20,7 @@ expectations from here. Nothing else derives how an environment runs.
 """
 import json
 import os
+import sys
 from dataclasses import asdict, dataclass
 
 from matrix import FUZZ_TARGETS, HOST_ARCH
@@ -185,8 +186,12 @@ def resolve(matrix, arch, facts):
 
 
 def write(path, records):
-    """One record a line; rewritten only when it changes, so that an unchanged plan does not retrigger CMake."""
+    """One record a line; rewritten only when it changes, so that an unchanged plan does not retrigger CMake.
+    "-" writes it to standard output."""
     text = "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in records)
+    if path == "-":
+        sys.stdout.write(text)
+        return
     old = open(path, encoding="utf-8").read() if os.path.exists(path) else None
     if old != text:
         with open(path, "w", encoding="utf-8") as f:
