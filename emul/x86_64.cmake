@@ -41,6 +41,15 @@ if(SHAKEDOWN_ASSEMBLER_KNOWS_SHA512)
 endif()
 gtest_discover_tests(shakedown_emul_tests DISCOVERY_MODE PRE_TEST TEST_PREFIX "emul." DISCOVERY_TIMEOUT 60)
 
+# The Intel SHA512 model against Bochs (docs/bochs.md): the instructions run for real under Bochs' arrow_lake model
+# and through the model on the same registers; the bochs-x86_64.*sha512ni_conformance rows of ci/matrix/x86_64.txt
+# run it there (natively, where no CPU has the instructions, it fails at once: it exists to compare).
+add_executable(shakedown_emul_sha512ni_conformance tests/main.cc tests/sha512ni_conformance_test.cc)
+target_include_directories(shakedown_emul_sha512ni_conformance PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/src
+                           ${PROJECT_SOURCE_DIR}/arch/x86_64)
+target_link_libraries(shakedown_emul_sha512ni_conformance PRIVATE shakedown_emul shakedown_test_support GTest::gtest
+                      $<BUILD_INTERFACE:shakedown_warnings> $<BUILD_INTERFACE:shakedown_test_code>)
+
 # The PadLock rows at the backend level (predicates, flags, order, nblocks 0, execution against OpenSSL and generic),
 # a GoogleTest suite with the test main, so that the emulated environments (suites=padlock in ci/matrix/x86_64.txt)
 # run it under their profile. Built where both rows are compiled.

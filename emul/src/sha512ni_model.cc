@@ -5,6 +5,7 @@
 #include "sha512ni_model.h"
 
 #include "sha2_functions.h"
+#include "test_break.h"
 
 namespace shakedown::emul::detail {
 namespace {
@@ -72,7 +73,9 @@ Sha512niDecoded decode_sha512ni(const std::uint8_t* code) noexcept {
   return d;
 }
 
-void execute_sha512ni(Insn insn, Ymm& dst, const Ymm& src1, const Ymm& src2) noexcept {
+namespace {
+
+void execute_exactly(Insn insn, Ymm& dst, const Ymm& src1, const Ymm& src2) noexcept {
   using F = Sha2Fns<std::uint64_t>;
   switch (insn) {
     case Insn::vsha512rnds2:
@@ -94,9 +97,15 @@ void execute_sha512ni(Insn insn, Ymm& dst, const Ymm& src1, const Ymm& src2) noe
       dst[2] += F::sigma1(dst[0]);
       dst[3] += F::sigma1(dst[1]);
       return;
-    default:
-      return;
+    default: return;
   }
+}
+
+}  // namespace
+
+void execute_sha512ni(Insn insn, Ymm& dst, const Ymm& src1, const Ymm& src2) noexcept {
+  execute_exactly(insn, dst, src1, src2);
+  if (broken_by_test(insn)) dst[0] ^= 1;  // test-only (test_break.h): the conformance suite must catch it
 }
 
 }  // namespace shakedown::emul::detail
