@@ -1,8 +1,10 @@
 """The backend coverage gate: the matrix's expectations against what ran, what failed and what is compiled.
 
 It fails when an expected backend recorded no execution of an expected suite where it should have run, when
-a backend's output was wrong anywhere (a test or a fuzz target charged it), when any ctest entry failed, and
-when a backend the binaries report as compiled is required by no environment of its arch's matrix.
+a backend's output was wrong anywhere (a test or a fuzz target charged it), when any ctest entry failed, when
+a backend the binaries report as compiled is required by no environment of its arch's matrix, and when a
+compiled backend ran in no environment at all on this host (a "not run here" row says why: an AVX-512 backend
+on a host without AVX-512 whose Bochs rows did not run, say).
 """
 import collections
 from dataclasses import dataclass, field
@@ -39,6 +41,8 @@ class Evaluation:
     problems: list
     notes: list
     ctest: dict               # passed / failed / skipped counts and the failed entries
+    not_run_here: dict = field(default_factory=dict)  # (arch, backend) -> why it ran in no environment on this host
+    compiled: dict = field(default_factory=dict)      # arch -> the backends its binaries report as compiled
     constant_time: object = None  # ct_coverage.ConstantTime, added by the report
 
 
@@ -60,7 +64,7 @@ def evaluate(plan, records, results, scope):
     covered = scope.arches or set(plan.arches())
     expect = [e for e in all_expect
               if e.arch in covered and e.env not in scope.skipped_envs and (not scope.only or e.backend == scope.only)]
-    expect, notes = _on_this_host(expect, scope.host_cpu)
+    expect, notes, host_lacks = _on_this_host(expect, scope.host_cpu)
     notes += [f"environment {env} is not run in this mode; its expectations were not checked"
               for env in sorted(scope.skipped_envs)]
     notes += [f"arch {a} was not run (--arch); ci/matrix/{a}.txt was not checked"
@@ -75,7 +79,10 @@ def evaluate(plan, records, results, scope):
                   key=lambda env: env_rank(env, plan))
 
     failed, unattributed = _failures(records, results, known)
-    backends = sorted({e.backend for e in expect} | {b for (_, b) in records.runs if b} | {b for (b, _) in failed})
+    # Every compiled backend is a row, whether or not anything here ran it.
+    compiled = {arch: set(records.compiled.get(arch, ())) for arch in covered}
+    backends = sorted({e.backend for e in expect} | {b for (_, b) in records.runs if b} | {b for (b, _) in failed} |
+                      {b for bs in compiled.values() for b in bs})
     if scope.only:
         backends = [b for b in backends if b == scope.only]
     how_of = {(e.env, e.backend): e.how for e in all_expect}
@@ -90,7 +97,10 @@ def evaluate(plan, records, results, scope):
                                    result="FAIL" if fails else ("pass" if ran else "-"), counts=counts, failed=fails)
 
     ctest_failed = [r for r in results if r.status == "failed"]
+    not_run_here = _ran_nowhere(plan, compiled, cells, env_arch, all_expect, host_lacks, scope)
     problems = _missing(expect, ran_envs, records, cells) + _unrequired(plan, records, covered, scope)
+    problems += [f"{b} ({arch}): not run here: {why}" for (arch, b), why in not_run_here.items()
+                 if not why.startswith("not in this mode")]
     for (b, env), cell in cells.items():
         if cell.result == "FAIL":
             problems.append(f"{b} in {env}: FAILED ({', '.join(cell.failed[:3])}"
@@ -105,17 +115,19 @@ def evaluate(plan, records, results, scope):
              "failures": [{"build": r.build, "test": r.test, "kind": r.kind, "env": r.env,
                            "backend": _ctest_backend(r, records, known) or "",
                            "repro": r.repro()} for r in ctest_failed]}
-    return Evaluation(envs, env_arch, backends, cells, expect, problems, notes, ctest)
+    return Evaluation(envs, env_arch, backends, cells, expect, problems, notes, ctest, not_run_here=not_run_here,
+                      compiled=compiled)
 
 
 def _on_this_host(expect, host_cpu):
-    """The expectations this host can meet, and a note for each backend left out: a host-cpu= condition whose
-    flags this host's CPU lacks (a backend no CPU here can execute is not required of it; it is of every host that
-    can). Flags that could not be read keep every expectation."""
+    """The expectations this host can meet, a note for each backend left out (a host-cpu= condition whose flags
+    this host's CPU lacks: a backend no CPU here can execute natively is not required of the native runs; it is of
+    every host that can, and of the emulators everywhere), and {backend: the flags it lacks}. Flags that could not
+    be read keep every expectation."""
     if host_cpu is None:
         conditioned = sorted({e.backend for e in expect if e.host_cpu})
         return expect, [f"this host's CPU flags could not be read (/proc/cpuinfo): {', '.join(conditioned)} "
-                        f"required wherever host-cpu= conditions them"] if conditioned else []
+                        f"required wherever host-cpu= conditions them"] if conditioned else [], {}
     kept, left_out = [], collections.defaultdict(list)
     for e in expect:
         missing = tuple(sorted(set(e.host_cpu) - host_cpu))
@@ -126,7 +138,32 @@ def _on_this_host(expect, host_cpu):
     notes = [f"{backend} is not required in {', '.join(sorted(envs))}: this host's CPU lacks {', '.join(missing)} "
              f"(the kernel's flags; {where}), so no native run here can execute it"
              for (backend, missing, where), envs in sorted(left_out.items())]
-    return kept, notes
+    return kept, notes, {backend: missing for (backend, missing, _) in left_out}
+
+
+def _ran_nowhere(plan, compiled, cells, env_arch, all_expect, host_lacks, scope):
+    """{(arch, backend): why} for each compiled backend that no environment of its arch ran on this host. A backend
+    whose every expectation lies in environments this mode leaves out is "not in this mode" (shown, not a
+    problem)."""
+    out = {}
+    for arch, b in sorted((arch, b) for arch, bs in compiled.items() for b in bs):
+        if scope.only and b != scope.only:
+            continue
+        if any(c.ran for (cb, env), c in cells.items() if cb == b and env_arch.get(env) == arch):
+            continue
+        envs = sorted({e.env for e in all_expect if e.backend == b and e.arch == arch})
+        unregistered = [f"{e} ({plan.envs[e]['why_not_registered']})" for e in envs
+                        if e in plan.envs and plan.envs[e].get("why_not_registered")]
+        if envs and all(e in scope.skipped_envs for e in envs):
+            out[(arch, b)] = f"not in this mode (its environments: {', '.join(envs)})"
+        elif b in host_lacks:
+            out[(arch, b)] = (f"this host's CPU lacks {', '.join(host_lacks[b])} and no emulator environment ran it"
+                              + (f"; not registered: {', '.join(unregistered)}" if unregistered else ""))
+        elif unregistered:
+            out[(arch, b)] = f"its environments were not registered: {', '.join(unregistered)}"
+        else:
+            out[(arch, b)] = f"no environment ran it (expected in {', '.join(envs) or 'none'})"
+    return out
 
 
 def _failures(records, results, known):
@@ -217,5 +254,5 @@ def _how(plan, env, arch):
     row = plan.envs.get(env)
     if row is not None:
         runner = row["runner"] if row["kind"] == "env" else "native" if row["arch"] == HOST_ARCH else "qemu"
-        return "QEMU" if runner.startswith("qemu") else "native"
+        return "QEMU" if runner.startswith("qemu") else "Bochs" if runner == "bochs" else "native"
     return "QEMU" if "qemu" in env or (arch and arch != HOST_ARCH) else "native"

@@ -32,9 +32,10 @@ ALGORITHMS = {
     "sha512": ("sha384", "sha512", "sha512_224", "sha512_256"),
     "keccak": ("sha3_224", "sha3_256", "sha3_384", "sha3_512", "shake128", "shake256"),
 }
-HOW = ("native", "QEMU", "emulated")
-# Who executes an env row's binaries: this host, Debian's QEMU 7.2 (qemu-<arch>), QEMU 10 (ci/fetch-qemu10).
-RUNNERS = ("native", "qemu", "qemu10")
+HOW = ("native", "QEMU", "Bochs", "emulated")
+# Who executes an env row's binaries: this host, Debian's QEMU 7.2 (qemu-<arch>), QEMU 10 (ci/fetch-qemu10), Bochs
+# 3.0 booting a small Linux guest (ci/bochs/fetch, ci/bochs/run; x86-64 only: its cpu= is a Bochs CPU model).
+RUNNERS = ("native", "qemu", "qemu10", "bochs")
 
 # Keys each row kind accepts; "env:NAME=VALUE" items (extra environment) are accepted by both.
 BUILD_KEYS = {"preset", "modes", "ctest", "verify-ctest", "test-ctest", "checks", "timeboxed", "timing"}
@@ -118,7 +119,7 @@ class Row:
         """How backends run here unless an expectation says otherwise."""
         if self.get("emulate"):
             return "emulated"
-        return "QEMU" if self.runner.startswith("qemu") else "native"
+        return {"qemu": "QEMU", "qemu10": "QEMU", "bochs": "Bochs"}.get(self.runner, "native")
 
     def in_mode(self, mode):
         """Whether the CI driver's mode runs this row (modes=; every mode when absent)."""
@@ -388,6 +389,10 @@ class Matrix:
                     raise MatrixError(f"{w}: a {row.runner} row needs cpu=")
                 if row.runner == "native" and arch != HOST_ARCH:
                     raise MatrixError(f"{w}: {arch} is a cross arch: its rows run under qemu")
+                if row.runner == "bochs" and arch != HOST_ARCH:
+                    raise MatrixError(f"{w}: Bochs runs {HOST_ARCH} code only")
+                if row.runner == "bochs" and any(not i.startswith("kernel:") for i in row.get("cpu").split(",")[1:]):
+                    raise MatrixError(f"{w}: a Bochs cpu= is MODEL[,kernel:ARG...], not {row.get('cpu')}")
                 for item in row.items("select"):
                     family, eq, backend = item.partition("=")
                     if family not in FAMILIES or not eq or not backend:

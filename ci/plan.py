@@ -40,6 +40,7 @@ class Facts:
     sysroot: str = ""              # qemu-user -L root of a cross build
     qemu: str = ""                 # QEMU 7.2's qemu-<arch> (the system's), "" when absent
     qemu10: str = ""               # QEMU 10's qemu-<arch> (ci/fetch-qemu10), "" when absent
+    bochs: str = ""                # the Bochs kit ci/bochs/fetch made (ci/bochs/run runs in it); "" when absent
     qemu_test_scale: str = "0.05"  # SHAKEDOWN_TEST_SCALE under QEMU unless a row says scale=
     fuzz_random_runs: str = "300"  # inputs of the <env>.<target>.random entries
     source_dir: str = ROOT
@@ -72,7 +73,17 @@ def runner_of(row, facts):
     if row.runner == "native":
         return ([], "") if not facts.cross else (None, "a cross build has no native environment")
     if facts.sanitized:
-        return None, "ASan, MSan and TSan binaries never run under qemu-user"
+        return None, "ASan, MSan and TSan binaries never run under an emulator"
+    if row.runner == "bochs":
+        if not facts.bochs:
+            return None, "no Bochs kit here (ci/bochs/fetch)"
+        # The guest gets the program, its libraries and the folders suites read (vectors, fuzz corpora).
+        # cpu= is the Bochs CPU model, then "kernel:ARG" items: arguments of the guest's kernel.
+        model, *kernel = row.get("cpu").split(",")
+        data = [os.path.join(facts.source_dir, d) for d in ("vectors/data", "fuzz/corpus")]
+        run = os.path.join(facts.source_dir, "ci", "bochs", "run")
+        return ([run, "--kit", facts.bochs, "--model", model] + [a for d in data for a in ("--with", d)] +
+                [a for k in kernel for a in ("--kernel-arg", k.removeprefix("kernel:"))] + ["--"], "")
     qemu = facts.qemu10 if row.runner == "qemu10" else facts.qemu
     if not qemu:
         return None, "no QEMU 10 here (ci/fetch-qemu10)" if row.runner == "qemu10" else "no qemu-user here"
@@ -213,8 +224,9 @@ class Plan:
         self.builds = [r for r in records if r["type"] == "build"]
         self.envs = {}
         for r in records:
-            if r["type"] == "env":
-                self.envs.setdefault(r["name"], r)
+            # The build that registers the row speaks for it (a sanitized build says why it never runs QEMU rows).
+            if r["type"] == "env" and (r["name"] not in self.envs or self.envs[r["name"]].get("why_not_registered")):
+                self.envs[r["name"]] = r
         self.tests = [r for r in records if r["type"] == "test"]
         self.registered = []  # (env, entry name) CMake registered: of_build()
         self.fuzz_jobs = [r for r in records if r["type"] == "fuzz_job"]
@@ -242,7 +254,7 @@ class Plan:
     @staticmethod
     def of_matrix(matrix, facts=None):
         """Every arch's plan for a build that can run every row (the gate without build plans: tests, by hand)."""
-        facts = facts or Facts(qemu="qemu", qemu10="qemu10")
+        facts = facts or Facts(qemu="qemu", qemu10="qemu10", bochs="bochs")
         return Plan([r for arch in matrix.arches() for r in resolve(matrix, arch, facts)])
 
     # ---- the gate's queries ----

@@ -10,7 +10,8 @@ SCHEMA_VERSION = 3
 LEGEND = ("v = vector checks, d = differential checks, f = fuzz executions, m = MSan checks, c = constant-time "
           "checks, l = checks of the multi-lane (hash_many) functions, fl = fuzz_many plans through them (records "
           "from the suites); FAIL = a test or fuzz target found this backend's output wrong there; "
-          "qemu-* environments run under Debian's QEMU 7.2, qemu10-* under QEMU 10 (docs/qemu10.md)")
+          "qemu-* environments run under Debian's QEMU 7.2, qemu10-* under QEMU 10 (docs/qemu10.md), bochs-* "
+          "under Bochs (docs/bochs.md); \"not run here\" = a compiled backend no environment ran on this host")
 COLOUR = {"pass": "#c8f7c5", "FAIL": "#f7c5c5", "-": "#eeeeee"}
 
 
@@ -24,16 +25,20 @@ def cell_text(cell):
 
 
 def sections(ev):
-    """[(arch, header, rows)]: per arch, its environments as columns and the backends that ran, failed or were
-    expected there as rows."""
+    """[(arch, header, rows)]: per arch, its environments as columns and as rows the backends that ran, failed,
+    were expected or are compiled there; a compiled backend nothing ran is the row [backend, "not run here: why"]
+    (shorter than the header: it spans the environments)."""
     out = []
-    for arch in sorted({ev.env_arch.get(e, "") for e in ev.envs}):
+    for arch in sorted({ev.env_arch.get(e, "") for e in ev.envs} | set(ev.compiled)):
         arch_envs = [e for e in ev.envs if ev.env_arch.get(e, "") == arch]
-        rows = [b for b in ev.backends
-                if any(ev.cells[(b, e)].ran for e in arch_envs) or
-                any(x.backend == b and x.env in arch_envs for x in ev.expectations)]
-        out.append((arch or "unknown arch", ["backend"] + arch_envs,
-                    [[b] + [cell_text(ev.cells[(b, e)]) for e in arch_envs] for b in rows]))
+        rows = []
+        for b in ev.backends:
+            if (arch, b) in ev.not_run_here:
+                rows.append([b, f"not run here: {ev.not_run_here[(arch, b)]}"])
+            elif (any(ev.cells[(b, e)].ran for e in arch_envs) or b in ev.compiled.get(arch, ()) or
+                  any(x.backend == b and x.env in arch_envs for x in ev.expectations)):
+                rows.append([b] + [cell_text(ev.cells[(b, e)]) for e in arch_envs])
+        out.append((arch or "unknown arch", ["backend"] + arch_envs, rows))
     return out
 
 
@@ -51,7 +56,8 @@ def summary_lines(ev):
 def text(ev):
     out = []
     for arch, header, rows in sections(ev):
-        widths = [max(len(r[i]) for r in [header] + rows) for i in range(len(header))]
+        full = [header] + [r for r in rows if len(r) == len(header)]
+        widths = [max(len(r[i]) for r in full) for i in range(len(header))]
         line = lambda r: "  ".join(r[i].ljust(widths[i]) for i in range(len(r))).rstrip()  # noqa: E731
         out += [f"== {arch} ==", line(header), line(["-" * w for w in widths])] + [line(r) for r in rows] + [""]
     return "\n".join(out + [LEGEND] + _ct_lines(ev) + summary_lines(ev)) + "\n"
@@ -67,7 +73,7 @@ def markdown(ev, meta):
     out = ["# shakedown verification matrix", "", _meta_line(meta), ""]
     for arch, header, rows in sections(ev):
         out += [f"## {arch}", "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-        out += ["| " + " | ".join(r) + " |" for r in rows] + [""]
+        out += ["| " + " | ".join(r + [""] * (len(header) - len(r))) + " |" for r in rows] + [""]
     out += [LEGEND] + (_ct_lines(ev) or [""]) + ["## Gate", ""]
     out += [f"- {p}" for p in ev.problems] or ["all expectations met"]
     out += ["", "## ctest", "", summary_lines(ev)[0]]
@@ -104,6 +110,10 @@ def as_html(ev, meta):
         for r in rows:
             b = r[0]
             out.append(f"<tr><th>{html.escape(b)}</th>")
+            if len(r) < len(header):  # not run here: one cell across the environments
+                out.append(f'<td colspan="{len(header) - 1}" style="background:{COLOUR["FAIL"]}">'
+                           f"{html.escape(r[1])}</td></tr>")
+                continue
             for env, text_ in zip(header[1:], r[1:]):
                 cell = ev.cells[(b, env)]
                 title = html.escape("; ".join(cell.failed), quote=True)

@@ -39,8 +39,15 @@ function(_shakedown_matrix_facts var)
   if(NOT SHAKEDOWN_SANITIZED)
     shakedown_find_qemu10(${SHAKEDOWN_MATRIX_ARCH} _qemu10)
   endif()
+  # Bochs (runner=bochs): ci/bochs/run, once ci/bochs/fetch has completed its kit in the cross cache.
+  set(_bochs "")
+  if(NOT CMAKE_CROSSCOMPILING AND EXISTS "${SHAKEDOWN_BOCHS_KIT}/.complete")
+    set(_bochs ${SHAKEDOWN_BOCHS_KIT})
+  elseif(NOT CMAKE_CROSSCOMPILING)
+    message(STATUS "shakedown: no Bochs kit in ${SHAKEDOWN_BOCHS_KIT} (ci/bochs/fetch): its entries are not registered")
+  endif()
   set(${var} cross=${CMAKE_CROSSCOMPILING} sanitized=${SHAKEDOWN_SANITIZED} sysroot=${SHAKEDOWN_CROSS_SYSROOT}
-      qemu=${_qemu} qemu10=${_qemu10} qemu_test_scale=${SHAKEDOWN_QEMU_TEST_SCALE}
+      qemu=${_qemu} qemu10=${_qemu10} bochs=${_bochs} qemu_test_scale=${SHAKEDOWN_QEMU_TEST_SCALE}
       fuzz_random_runs=${SHAKEDOWN_FUZZ_RANDOM_RUNS} source_dir=${PROJECT_SOURCE_DIR} PARENT_SCOPE)
 endfunction()
 

@@ -4,16 +4,21 @@
 # SHAKEDOWN_QEMU10_DIR: the folder with its qemu-<arch> binaries (default <cross cache>/qemu10/usr/bin).
 # shakedown_find_qemu10(<arch> <var>) sets <var> to qemu-<arch> of QEMU 10, or to "" when it is not there: the
 # entries that need it are then not registered, which the coverage gate (ci/verify) reports as not run.
+set(_qemu10_cache "$ENV{HOME}/.cache/shakedown/cross")
+if(SHAKEDOWN_CROSS_CACHE)
+  set(_qemu10_cache "${SHAKEDOWN_CROSS_CACHE}")
+elseif(DEFINED ENV{SHAKEDOWN_CROSS_CACHE})
+  set(_qemu10_cache "$ENV{SHAKEDOWN_CROSS_CACHE}")
+endif()
 if(NOT SHAKEDOWN_QEMU10_DIR)
-  set(_qemu10_cache "$ENV{HOME}/.cache/shakedown/cross")
-  if(SHAKEDOWN_CROSS_CACHE)
-    set(_qemu10_cache "${SHAKEDOWN_CROSS_CACHE}")
-  elseif(DEFINED ENV{SHAKEDOWN_CROSS_CACHE})
-    set(_qemu10_cache "$ENV{SHAKEDOWN_CROSS_CACHE}")
-  endif()
   set(SHAKEDOWN_QEMU10_DIR "${_qemu10_cache}/qemu10/usr/bin")
 endif()
 set(SHAKEDOWN_QEMU10_DIR "${SHAKEDOWN_QEMU10_DIR}" CACHE PATH "folder with QEMU 10's qemu-<arch> (ci/fetch-qemu10)")
+# Bochs' kit (ci/bochs/fetch) lives in the same cache.
+if(NOT SHAKEDOWN_BOCHS_KIT)
+  set(SHAKEDOWN_BOCHS_KIT "${_qemu10_cache}/bochs")
+endif()
+set(SHAKEDOWN_BOCHS_KIT "${SHAKEDOWN_BOCHS_KIT}" CACHE PATH "Bochs and its guest (ci/bochs/fetch)")
 
 function(shakedown_find_qemu10 arch var)
   set(_q "${SHAKEDOWN_QEMU10_DIR}/qemu-${arch}")

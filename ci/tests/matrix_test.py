@@ -56,7 +56,7 @@ class GrammarTest(unittest.TestCase):
             "env a runner=native suites=vectors\nexpect a sha256/generic sometimes": "unknown record suite",
             "env a runner=native suites=unit\nexpect a sha256/generic": "matches no environment",
             "what a": "starts with 'build', 'env', 'contract', 'backend' or 'expect'",
-            "env a runner=qemu11 cpu=max suites=unit": "runner must be native, qemu or qemu10",
+            "env a runner=qemu11 cpu=max suites=unit": "runner must be native, qemu, qemu10 or bochs",
             "env a runner=qemu10 suites=unit": "qemu10 row needs cpu=",
             "env a runner=native suites=unit needs=shani": "not FAMILY/BACKEND",
             "env a runner=native run=p suites=unit": "runs that one program",
@@ -279,6 +279,37 @@ class PlanTest(unittest.TestCase):
         # A sanitized build runs nothing under QEMU.
         self.assertEqual([c["env"] for c in resolve(m, "x86_64", Facts(sanitized=True, qemu="q", qemu10="q"))
                           if c["type"] == "contract"], ["emul.p", "native"])
+
+    def test_a_bochs_row_boots_its_model_with_the_kernel_arguments_of_cpu(self):
+        m = matrix_of({"x86_64": """
+            env bochs-x86_64.spr  runner=bochs  cpu=sapphire_rapids  suites=vectors  select=sha512=x86_64/avx512
+            env bochs-x86_64.nozmm  runner=bochs  cpu=@bochs-x86_64.spr,kernel:clearcpuid=avx512f  suites=vectors
+            """})
+        self.assertEqual(m.row("x86_64", "bochs-x86_64.spr").how(), "Bochs")
+        records = resolve(m, "x86_64", Facts(bochs="/kit", source_dir="/src"))
+        tests = {t["name"]: t for t in records if t["type"] == "test"}
+        self.assertEqual(tests["bochs-x86_64.spr.shakedown_vectors_tests"]["runner"], [
+            "/src/ci/bochs/run", "--kit", "/kit", "--model", "sapphire_rapids", "--with", "/src/vectors/data",
+            "--with", "/src/fuzz/corpus", "--"])
+        self.assertEqual(tests["bochs-x86_64.nozmm.shakedown_vectors_tests"]["runner"][-3:],
+                         ["--kernel-arg", "clearcpuid=avx512f", "--"])
+        expectations = [(e["env"], e["backend"], e["how"]) for e in records if e["type"] == "expectation"]
+        self.assertIn(("bochs-x86_64.spr", "sha512/x86_64/avx512", "Bochs"), expectations)
+        # Without the kit nothing registers, and the row says why (the gate's "not run here" reason); a sanitized
+        # build never runs under an emulator.
+        for facts, why in ((Facts(), "no Bochs kit"), (Facts(bochs="/kit", sanitized=True), "never run under")):
+            records = resolve(m, "x86_64", facts)
+            self.assertFalse([t for t in records if t["type"] == "test"])
+            self.assertIn(why, next(r for r in records if r["type"] == "env")["why_not_registered"])
+        for text, message in (("env a runner=bochs cpu=arrow_lake,avx512=off suites=unit", "MODEL[,kernel:ARG"),
+                              ("env a runner=bochs suites=unit", "bochs row needs cpu="),
+                              ):
+            with self.assertRaises(MatrixError) as ctx:
+                matrix_of({"x86_64": text})
+            self.assertIn(message, str(ctx.exception))
+        with self.assertRaises(MatrixError) as ctx:
+            matrix_of({"aarch64": "env a runner=bochs cpu=arrow_lake suites=unit"})
+        self.assertIn("Bochs runs x86_64 code only", str(ctx.exception))
 
     def test_the_plan_file_reads_back_with_what_cmake_registered(self):
         m = matrix_of({"aarch64": """

@@ -106,11 +106,28 @@ class GateTest(unittest.TestCase):
         files = {"x86_64": X86 + ("    backend sha256/x86_64/avx512  needs-cpu=avx512f+avx512bw\n"
                                   "    expect host-default  sha256/x86_64/avx512\n")}
         recs = healthy() + compiled("sha256/x86_64/avx512")
-        # A host without AVX-512: not required, and the report says why.
-        rc, out, _ = self.run_gate(recs, files=files, extra=["--host-cpu-flags", "sha_ni avx2 bmi2"])
-        self.assertEqual(rc, 0, out)
+        # A host without AVX-512: not required natively, and the report says why; but a compiled backend that ran
+        # nowhere on this host is a failing "not run here" row, never a silent pass.
+        rc, out, reports = self.run_gate(recs, files=files, extra=["--host-cpu-flags", "sha_ni avx2 bmi2"])
+        self.assertEqual(rc, 1, out)
         self.assertIn("sha256/x86_64/avx512 is not required in host-default: this host's CPU lacks avx512bw, "
                       "avx512f", out)
+        self.assertRegex(out, r"\nsha256/x86_64/avx512 +not run here: this host's CPU lacks avx512bw, avx512f and "
+                              r"no emulator environment ran it")
+        self.assertIn("- sha256/x86_64/avx512 (x86_64): not run here:", out)
+        self.assertIn("| sha256/x86_64/avx512 | not run here:", reports["report.md"])
+        self.assertIn("not run here:", reports["report.html"])
+        # Bochs ran it: the AVX2-only host passes, the row shows where it ran.
+        bochs = files["x86_64"] + ("    env bochs-x86_64.spr  runner=bochs  cpu=sapphire_rapids  suites=vectors,diff\n"
+                                   "    expect bochs-x86_64.spr  sha256/x86_64/avx512  Bochs\n")
+        ran_in_bochs = recs + [rec("bochs-x86_64.spr", "sha256", "x86_64/avx512", suite=s) for s in ("vectors", "diff")]
+        rc, out, _ = self.run_gate(ran_in_bochs, files={"x86_64": bochs}, extra=["--host-cpu-flags", "sha_ni avx2"])
+        self.assertEqual(rc, 0, out)
+        self.assertRegex(out, r"sha256/x86_64/avx512 .*Bochs pass \(v5 d5\)")
+        # ... and its Bochs row is required like any other: an empty Bochs run fails.
+        rc, out, _ = self.run_gate(recs, files={"x86_64": bochs}, extra=["--host-cpu-flags", "sha_ni avx2"])
+        self.assertEqual(rc, 1, out)
+        self.assertIn("sha256/x86_64/avx512 in bochs-x86_64.spr: environment did not run at all", out)
         # A host with it: required, and missing.
         rc, out, _ = self.run_gate(recs, files=files, extra=["--host-cpu-flags", "sha_ni avx2 bmi2 avx512f avx512bw"])
         self.assertEqual(rc, 1)
@@ -121,7 +138,7 @@ class GateTest(unittest.TestCase):
         from matrix import Expectation
         e = Expectation("host-default", "sha256/x86_64/avx512", "native", ["vectors"], "m:1", "x86_64",
                         host_cpu=("avx512f",))
-        kept, notes = _on_this_host([e], None)
+        kept, notes, _ = _on_this_host([e], None)
         self.assertEqual(kept, [e])
         self.assertIn("could not be read", notes[0])
         ran = recs + [rec("host-default", "sha256", "x86_64/avx512", suite=s) for s in ("vectors", "diff")]
@@ -226,7 +243,7 @@ class GateTest(unittest.TestCase):
     def test_malformed_input_is_an_error(self):
         rc, out, _ = self.run_gate([], files={"x86_64": "env x runner=sometimes suites=vectors"})
         self.assertEqual(rc, 2)
-        self.assertIn("runner must be native, qemu or qemu10", out)
+        self.assertIn("runner must be native, qemu, qemu10 or bochs", out)
 
 
 SHANI = "expect host-*  sha256/x86_64/shani"
