@@ -56,8 +56,8 @@ with open(os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 COVERAGE_SUITES = ("vectors", "diff")
 # Every record suite an expectation may ask for (vectors/, diff/, fuzz/, tests/msan_check.cc, the constant-time
 # suite tests/ct_check.cc, the x86 backend tests, the unit tests' pinned-backend checks, and the multi-lane runs of
-# the many-message diff suite and fuzz_many).
-RECORD_SUITES = ("vectors", "diff", "fuzz", "msan", "ct", "x86_64", "pinned", "multi", "fuzz-multi")
+# the many-message diff suite and fuzz_many, and third-party code run on a backend's instruction model).
+RECORD_SUITES = ("vectors", "diff", "fuzz", "msan", "ct", "x86_64", "pinned", "multi", "fuzz-multi", "third-party")
 # A host-cpu= flag of an expect line: a CPU flag as the Linux kernel spells it in /proc/cpuinfo.
 HOST_CPU_FLAG = re.compile(r"[a-z0-9_]+")
 

@@ -8,10 +8,11 @@ import ct_coverage
 # Bumped whenever a consumer of report.json would have to change.
 SCHEMA_VERSION = 3
 LEGEND = ("v = vector checks, d = differential checks, f = fuzz executions, m = MSan checks, c = constant-time "
-          "checks, l = checks of the multi-lane (hash_many) functions, fl = fuzz_many plans through them (records "
-          "from the suites); FAIL = a test or fuzz target found this backend's output wrong there; "
-          "qemu-* environments run under Debian's QEMU 7.2, qemu10-* under QEMU 10 (docs/qemu10.md), bochs-* "
-          "under Bochs (docs/bochs.md); \"not run here\" = a compiled backend no environment ran on this host")
+          "checks, l = checks of the multi-lane (hash_many) functions, fl = fuzz_many plans through them, t = digests "
+          "of third-party code (OpenSSL, Linux) executed on this backend's instruction model (records from the "
+          "suites); FAIL = a test or fuzz target found this backend's output wrong there; qemu-* environments run "
+          "under Debian's QEMU 7.2, qemu10-* under QEMU 10 (docs/qemu10.md), bochs-* under Bochs (docs/bochs.md); "
+          "\"not run here\" = a compiled backend no environment ran on this host")
 COLOUR = {"pass": "#c8f7c5", "FAIL": "#f7c5c5", "-": "#eeeeee"}
 
 
@@ -20,7 +21,7 @@ def cell_text(cell):
         return "not run"
     detail = [f"{letter}{cell.counts[suite]}" for suite, letter in
               (("vectors", "v"), ("diff", "d"), ("fuzz", "f"), ("msan", "m"), ("ct", "c"), ("multi", "l"),
-               ("fuzz-multi", "fl")) if cell.counts.get(suite)]
+               ("fuzz-multi", "fl"), ("third-party", "t")) if cell.counts.get(suite)]
     return f"{cell.how} {cell.result}" + (f" ({' '.join(detail)})" if detail else "")
 
 
