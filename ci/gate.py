@@ -44,6 +44,8 @@ class Evaluation:
     not_run_here: dict = field(default_factory=dict)  # (arch, backend) -> why it ran in no environment on this host
     compiled: dict = field(default_factory=dict)      # arch -> the backends its binaries report as compiled
     constant_time: object = None  # ct_coverage.ConstantTime, added by the report
+    # [(arch, env, backend, code, digests)]: which third-party code ran on which backend's model, and how often
+    third_party: list = field(default_factory=list)
 
 
 def env_rank(env, plan):
@@ -115,8 +117,10 @@ def evaluate(plan, records, results, scope):
              "failures": [{"build": r.build, "test": r.test, "kind": r.kind, "env": r.env,
                            "backend": _ctest_backend(r, records, known) or "",
                            "repro": r.repro()} for r in ctest_failed]}
+    third_party = sorted((env_arch.get(env, ""), env, b, code, n) for (env, b), codes in records.third_party.items()
+                         for code, n in codes.items() if env in envs and b in backends and n > 0)
     return Evaluation(envs, env_arch, backends, cells, expect, problems, notes, ctest, not_run_here=not_run_here,
-                      compiled=compiled)
+                      compiled=compiled, third_party=third_party)
 
 
 def _on_this_host(expect, host_cpu):

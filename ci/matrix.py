@@ -41,7 +41,7 @@ RUNNERS = ("native", "qemu", "qemu10", "bochs")
 BUILD_KEYS = {"preset", "modes", "ctest", "verify-ctest", "test-ctest", "checks", "timeboxed", "timing"}
 ENV_KEYS = {"like", "runner", "cpu", "suites", "self-test", "filter", "emulate", "assume", "require", "scale",
             "select", "fuzz", "fuzz-targets", "fuzz-require", "labels", "timeout", "checks", "timeboxed", "modes",
-            "needs", "run", "args"}
+            "needs", "run", "args", "third-party"}
 CONTRACT_KEYS = {"args", "require", "flips"}
 # The environment of a contract line that is the build's own on the host: no runner, no profile.
 NATIVE = "native"
@@ -83,6 +83,11 @@ class Row:
     def get(self, key, default=""):
         return self.fields.get(key, default)
 
+    def without(self, key):
+        """The same row without one key."""
+        return Row(self.kind, self.name, self.arch, self.where, {k: v for k, v in self.fields.items() if k != key},
+                   list(self.extra_env))
+
     def items(self, key):
         """A comma-separated field as a list (empty when absent or cleared)."""
         value = self.fields.get(key, "")
@@ -110,6 +115,8 @@ class Row:
             return self.items("checks")
         if self.kind == "build":
             return ["vectors", "diff"]
+        if self.get("third-party") and self.get("emulate"):  # third-party code on a model (docs/third-party.md)
+            return ["third-party"]
         out = [s for s in self.items("suites") if s in COVERAGE_SUITES]
         if self.items("fuzz"):
             out.append("fuzz")
@@ -415,6 +422,11 @@ class Matrix:
                     raise MatrixError(f"{w}: a run= row runs that one program (no suites=, self-test= or fuzz=)")
                 if row.items("args") and not row.get("run"):
                     raise MatrixError(f"{w}: args= are the arguments of run=")
+                if row.get("third-party") and (not row.get("run") or row.runner not in ("native", "qemu", "qemu10")):
+                    raise MatrixError(f"{w}: third-party= is the kit of a run= row's program, run natively or under "
+                                      f"qemu")
+                if row.get("third-party") and not re.fullmatch(r"[a-z0-9.-]+", row.get("third-party")):
+                    raise MatrixError(f"{w}: third-party= names a kit of ci/fetch-third-party")
                 contracted = any(row.name in c.envs for c in self.contracts[arch])
                 if not (row.items("suites") or row.get("self-test") or row.items("fuzz") or row.get("run") or
                         contracted):

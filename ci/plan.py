@@ -41,6 +41,7 @@ class Facts:
     qemu: str = ""                 # QEMU 7.2's qemu-<arch> (the system's), "" when absent
     qemu10: str = ""               # QEMU 10's qemu-<arch> (ci/fetch-qemu10), "" when absent
     bochs: str = ""                # the Bochs kit ci/bochs/fetch made (ci/bochs/run runs in it); "" when absent
+    third_party: str = ""          # the folder of ci/fetch-third-party's kits (<dir>/<kit>/root); "" when none
     qemu_test_scale: str = "0.05"  # SHAKEDOWN_TEST_SCALE under QEMU unless a row says scale=
     fuzz_random_runs: str = "300"  # inputs of the <env>.<target>.random entries
     source_dir: str = ROOT
@@ -68,8 +69,38 @@ def profile(emulate="", assume="", select="", require=""):
                                                           ("SHAKEDOWN_EMULATE_REQUIRE", require)) if value]
 
 
+def third_party_kit(row, facts):
+    """(root, loader) of a third-party= row's kit (ci/fetch-third-party), or (None, why it is not here)."""
+    kit = row.get("third-party")
+    folder = os.path.join(facts.third_party, kit) if facts.third_party else ""
+    if not folder or not os.path.isfile(os.path.join(folder, ".complete")):
+        return None, f"no third-party kit {kit} here (ci/fetch-third-party {kit})"
+    with open(os.path.join(folder, "loader"), encoding="utf-8") as f:
+        return (os.path.join(folder, "root"), f.read().strip()), ""
+
+
 def runner_of(row, facts):
     """(command prefix, "") of an env row's binaries in this build, or (None, why this build cannot run them)."""
+    if row.get("third-party"):
+        kit, why = third_party_kit(row, facts)
+        if kit is None:
+            return None, why
+        root, loader = kit
+        if row.runner == "native":
+            if facts.cross:
+                return None, "a cross build has no native environment"
+            # The kit's own dynamic loader and libraries: its libcrypto needs that C library (docs/third-party.md).
+            libdirs = sorted(os.path.join(root, "usr", "lib", d) for d in os.listdir(os.path.join(root, "usr", "lib"))
+                             if os.path.exists(os.path.join(root, "usr", "lib", d, "libcrypto.so.3")))
+            return [os.path.join(root, loader), "--library-path", ":".join(libdirs)], ""
+        prefix, why = runner_of(row.without("third-party"), facts)
+        if prefix is None:
+            return None, why
+        if facts.cross:  # qemu-user -L: the kit's root instead of the build's sysroot
+            prefix[prefix.index("-L") + 1] = root
+        else:
+            prefix[1:1] = ["-L", root]
+        return prefix, ""
     if row.runner == "native":
         return ([], "") if not facts.cross else (None, "a cross build has no native environment")
     if facts.sanitized:
@@ -114,7 +145,8 @@ def _env_tests(row, runner, facts):
     emulation = {"emulate": row.get("emulate"), "assume": row.get("assume"), "select": row.get("select")}
     suite_env = profile(**emulation, require=row.get("require"))
     if row.get("run"):  # one program run: the profile and env: items, no scale
-        return [test(row.name, row.get("run"), row.items("args"), suite_env + row.extra_env)]
+        named = [f"SHAKEDOWN_ENV_NAME={row.name}"] if row.get("third-party") else []
+        return [test(row.name, row.get("run"), row.items("args"), suite_env + row.extra_env + named)]
     scale = row.get("scale") or (facts.qemu_test_scale if row.runner != "native" else "")
     tail = ([f"SHAKEDOWN_TEST_SCALE={scale}"] if scale else []) + row.extra_env + [f"SHAKEDOWN_ENV_NAME={row.name}"]
     fuzz_env = profile(**emulation, require=row.get("fuzz-require") or row.get("require")) + tail

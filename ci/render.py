@@ -43,6 +43,15 @@ def sections(ev):
     return out
 
 
+THIRD_PARTY_HEADER = ["environment", "backend (its model)", "third-party code", "digests"]
+
+
+def third_party_rows(ev):
+    """Which third-party code ran on which backend's instruction model, where, and how many digests it got right
+    (the "t" counts of the cells, by library)."""
+    return [[env, backend, code, str(n)] for _, env, backend, code, n in ev.third_party]
+
+
 def summary_lines(ev):
     c = ev.ctest
     lines = [f"ctest: {c['passed']} passed, {c['failed']} failed, {c['skipped']} skipped"]
@@ -61,6 +70,11 @@ def text(ev):
         widths = [max(len(r[i]) for r in full) for i in range(len(header))]
         line = lambda r: "  ".join(r[i].ljust(widths[i]) for i in range(len(r))).rstrip()  # noqa: E731
         out += [f"== {arch} ==", line(header), line(["-" * w for w in widths])] + [line(r) for r in rows] + [""]
+    if ev.third_party:
+        rows = [THIRD_PARTY_HEADER] + third_party_rows(ev)
+        widths = [max(len(r[i]) for r in rows) for i in range(len(THIRD_PARTY_HEADER))]
+        line = lambda r: "  ".join(r[i].ljust(widths[i]) for i in range(len(r))).rstrip()  # noqa: E731
+        out += ["== third-party code on the models =="] + [line(r) for r in rows] + [""]
     return "\n".join(out + [LEGEND] + _ct_lines(ev) + summary_lines(ev)) + "\n"
 
 
@@ -75,6 +89,10 @@ def markdown(ev, meta):
     for arch, header, rows in sections(ev):
         out += [f"## {arch}", "", "| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
         out += ["| " + " | ".join(r + [""] * (len(header) - len(r))) + " |" for r in rows] + [""]
+    if ev.third_party:
+        out += ["## Third-party code on the models", "", "| " + " | ".join(THIRD_PARTY_HEADER) + " |",
+                "|" + "---|" * len(THIRD_PARTY_HEADER)] + ["| " + " | ".join(r) + " |" for r in third_party_rows(ev)]
+        out += [""]
     out += [LEGEND] + (_ct_lines(ev) or [""]) + ["## Gate", ""]
     out += [f"- {p}" for p in ev.problems] or ["all expectations met"]
     out += ["", "## ctest", "", summary_lines(ev)[0]]
@@ -97,6 +115,8 @@ def as_json(ev, meta):
         "notes": ev.notes,
         "ctest": ev.ctest,
         "constant_time": ev.constant_time.to_json() if ev.constant_time else None,
+        "third_party": [{"env": env, "backend": b, "code": code, "digests": n}
+                        for _, env, b, code, n in ev.third_party],
     }, indent=2) + "\n"
 
 
@@ -120,6 +140,11 @@ def as_html(ev, meta):
                 title = html.escape("; ".join(cell.failed), quote=True)
                 out.append(f'<td style="background:{COLOUR[cell.result]}" title="{title}">{html.escape(text_)}</td>')
             out.append("</tr>")
+        out.append("</table>")
+    if ev.third_party:
+        out.append("<h2>Third-party code on the models</h2><table><tr>" +
+                   "".join(f"<th>{html.escape(h)}</th>" for h in THIRD_PARTY_HEADER) + "</tr>")
+        out += ["<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>" for r in third_party_rows(ev)]
         out.append("</table>")
     out.append(f"<p>{html.escape(LEGEND)}</p>")
     if _ct_lines(ev):

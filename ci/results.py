@@ -70,6 +70,9 @@ class Records:
     failures: list = field(default_factory=list)
     envs: dict = field(default_factory=dict)  # env -> arch of the binaries that ran there
     reasons: dict = field(default_factory=dict)  # (env, backend) -> [why a check could not run]: count-0 records
+    # (env, backend) -> third-party code -> digests: what ran on a backend's model ("third-party" records name the
+    # library in their check, e.g. "OpenSSL 3.6.5 (Debian libcrypto.so.3)"; docs/third-party.md)
+    third_party: dict = field(default_factory=lambda: collections.defaultdict(collections.Counter))
 
 
 def load_records(path):
@@ -96,6 +99,8 @@ def load_records(path):
                 r.failures.append(Failure(env, arch, rec.get("check", ""), qualified))
             else:
                 r.runs[(env, qualified)][suite] += count
+                if suite == "third-party":
+                    r.third_party[(env, qualified)][rec.get("check", "")] += count
                 # A check that could not run records 0 with the reason (tests/ct_check.cc under Valgrind).
                 reason = rec.get("check", "")
                 if count == 0 and reason and reason not in r.reasons.setdefault((env, qualified), []):

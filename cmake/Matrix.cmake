@@ -46,8 +46,15 @@ function(_shakedown_matrix_facts var)
   elseif(NOT CMAKE_CROSSCOMPILING)
     message(STATUS "shakedown: no Bochs kit in ${SHAKEDOWN_BOCHS_KIT} (ci/bochs/fetch): its entries are not registered")
   endif()
+  # Third-party code on the models (third-party= rows): the kits of ci/fetch-third-party; never in sanitized builds,
+  # whose runtimes would meet the kits' C library.
+  set(_third_party "")
+  if(NOT SHAKEDOWN_SANITIZED AND IS_DIRECTORY "${SHAKEDOWN_THIRD_PARTY_DIR}")
+    set(_third_party ${SHAKEDOWN_THIRD_PARTY_DIR})
+  endif()
   set(${var} cross=${CMAKE_CROSSCOMPILING} sanitized=${SHAKEDOWN_SANITIZED} sysroot=${SHAKEDOWN_CROSS_SYSROOT}
-      qemu=${_qemu} qemu10=${_qemu10} bochs=${_bochs} qemu_test_scale=${SHAKEDOWN_QEMU_TEST_SCALE}
+      qemu=${_qemu} qemu10=${_qemu10} bochs=${_bochs} third_party=${_third_party}
+      qemu_test_scale=${SHAKEDOWN_QEMU_TEST_SCALE}
       fuzz_random_runs=${SHAKEDOWN_FUZZ_RANDOM_RUNS} source_dir=${PROJECT_SOURCE_DIR} PARENT_SCOPE)
 endfunction()
 

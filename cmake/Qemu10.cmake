@@ -19,6 +19,11 @@ if(NOT SHAKEDOWN_BOCHS_KIT)
   set(SHAKEDOWN_BOCHS_KIT "${_qemu10_cache}/bochs")
 endif()
 set(SHAKEDOWN_BOCHS_KIT "${SHAKEDOWN_BOCHS_KIT}" CACHE PATH "Bochs and its guest (ci/bochs/fetch)")
+# And the third-party kits that judge the models (ci/fetch-third-party, docs/third-party.md).
+if(NOT SHAKEDOWN_THIRD_PARTY_DIR)
+  set(SHAKEDOWN_THIRD_PARTY_DIR "${_qemu10_cache}/third-party")
+endif()
+set(SHAKEDOWN_THIRD_PARTY_DIR "${SHAKEDOWN_THIRD_PARTY_DIR}" CACHE PATH "third-party kits (ci/fetch-third-party)")
 
 function(shakedown_find_qemu10 arch var)
   set(_q "${SHAKEDOWN_QEMU10_DIR}/qemu-${arch}")

@@ -90,6 +90,31 @@ class GateTest(unittest.TestCase):
         self.assertEqual(data["schema"], 3)
         self.assertEqual(data["run"]["arches"], "x86_64")
 
+    def test_third_party_code_on_a_model_is_required_and_named(self):
+        matrix = X86 + ("env emul.third-party.sha512ni  runner=native  third-party=openssl-forky-amd64  "
+                        "emulate=sha512ni  run=shakedown_third_party_openssl  args=absent\n"
+                        "expect emul.third-party.sha512ni  sha512/x86_64/sha512ni  emulated  third-party\n")
+        code = "OpenSSL 3.6.5 (Debian libcrypto.so.3)"
+        recs = healthy() + compiled("sha512/x86_64/sha512ni")
+        ran = [rec("emul.third-party.sha512ni", "sha512", "x86_64/sha512ni", suite="third-party", count=1160,
+                   check=code)]
+        rc, out, reports = self.run_gate(recs + ran, files={"x86_64": matrix})
+        self.assertEqual(rc, 0, out)
+        self.assertIn("emulated pass (t1160)", out)
+        # Which third-party code ran on which model: in every format.
+        self.assertRegex(out, r"emul\.third-party\.sha512ni +sha512/x86_64/sha512ni +OpenSSL 3\.6\.5 \(Debian "
+                              r"libcrypto\.so\.3\) +1160")
+        self.assertIn(f"| emul.third-party.sha512ni | sha512/x86_64/sha512ni | {code} | 1160 |", reports["report.md"])
+        self.assertIn(code, reports["report.html"])
+        self.assertEqual(json.loads(reports["report.json"])["third_party"],
+                         [{"env": "emul.third-party.sha512ni", "backend": "sha512/x86_64/sha512ni", "code": code,
+                           "digests": 1160}])
+        # A third-party run that recorded nothing (its kit was not fetched, so it was not registered) fails.
+        rc, out, _ = self.run_gate(recs, files={"x86_64": matrix})
+        self.assertEqual(rc, 1)
+        self.assertIn("sha512/x86_64/sha512ni in emul.third-party.sha512ni", out)
+        self.assertNotIn("third-party code on the models", out)
+
     def test_backend_that_did_not_run_fails_the_gate(self):
         recs = [r for r in healthy() if not (r["env"] == "host-fuzz")]
         rc, out, _ = self.run_gate(recs)

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "test_break.h"
 #include "trap.h"
 
 namespace shakedown::emul {
@@ -21,13 +22,23 @@ namespace {
 std::atomic<const Options*> g_active{nullptr};
 std::mutex g_install_mutex;
 std::vector<std::unique_ptr<const Options>> g_published;  // guarded by g_install_mutex
-bool g_installed = false;                                  // guarded by g_install_mutex
-struct sigaction g_previous;  // written only while our handler is not installed
+bool g_installed = false;                                 // guarded by g_install_mutex
+struct sigaction g_previous;                              // written only while our handler is not installed
 
 // Lock-free counters (std::atomic<uint64_t> is lock-free on every supported arch: async-signal-safe).
 std::atomic<std::uint64_t> g_completed[kInsnCount];
 std::atomic<std::uint64_t> g_traps{0}, g_blocks{0}, g_chained{0};
 static_assert(std::atomic<std::uint64_t>::is_always_lock_free, "counters are updated inside a signal handler");
+
+// The ring of recent_emulated(): slot = sequence % kRecentEmulated, written by the handler, read between traps.
+struct RecentSlot {
+  Insn insn = Insn::count_;
+  std::uintptr_t pc = 0;
+  char operands[detail::OperandText::kRoom] = {};
+};
+RecentSlot g_recent[kRecentEmulated];
+std::atomic<std::uint64_t> g_recent_next{0};
+std::atomic<bool> g_break_noted{false};
 
 // Async-signal-safe output (no stdio, no allocation).
 void write_text(const char* s) {
@@ -80,6 +91,24 @@ void chain(int sig, siginfo_t* info, void* context) {
   prev.sa_handler(sig);
 }
 
+void remember(const detail::TrapResult& r) {
+  RecentSlot& slot = g_recent[g_recent_next.fetch_add(1, std::memory_order_relaxed) % kRecentEmulated];
+  slot.insn = r.insn;
+  slot.pc = r.pc;
+  std::memcpy(slot.operands, r.operands.text, sizeof slot.operands);
+  // A test-only broken model (SHAKEDOWN_EMUL_TEST_BREAK) says once which instruction it corrupted, so that a run
+  // failing under the break can be matched to it (docs/third-party.md).
+  if (detail::broken_by_test(r.insn) && !g_break_noted.exchange(true)) {
+    write_text("shakedown emul: test break: ");
+    write_text(insn_name(r.insn).data());
+    write_text(" ");
+    write_text(r.operands.text);
+    write_text(" at ");
+    write_hex(r.pc);
+    write_text(": its model's result has one bit flipped (SHAKEDOWN_EMUL_TEST_BREAK)\n");
+  }
+}
+
 SHAKEDOWN_EMUL_HANDLER_ATTR void on_sigill(int sig, siginfo_t* info, void* context) {
   const int saved_errno = errno;
   const Options* options = g_active.load(std::memory_order_acquire);
@@ -88,15 +117,13 @@ SHAKEDOWN_EMUL_HANDLER_ATTR void on_sigill(int sig, siginfo_t* info, void* conte
   if (options != nullptr && info != nullptr && info->si_code > 0)
     r = detail::emulate_trap(*static_cast<ucontext_t*>(context), *options);
   switch (r.outcome) {
-    case detail::TrapOutcome::not_ours:
-      chain(sig, info, context);
-      break;
-    case detail::TrapOutcome::fault:
-      report_fault(r);
+    case detail::TrapOutcome::not_ours: chain(sig, info, context); break;
+    case detail::TrapOutcome::fault: report_fault(r);
     case detail::TrapOutcome::completed:
       g_completed[static_cast<std::size_t>(r.insn)].fetch_add(1, std::memory_order_relaxed);
       [[fallthrough]];
     case detail::TrapOutcome::interrupted:
+      remember(r);
       g_traps.fetch_add(1, std::memory_order_relaxed);
       g_blocks.fetch_add(r.blocks, std::memory_order_relaxed);
       break;
@@ -215,6 +242,17 @@ void reset_counters() noexcept {
   g_traps.store(0, std::memory_order_relaxed);
   g_blocks.store(0, std::memory_order_relaxed);
   g_chained.store(0, std::memory_order_relaxed);
+}
+
+std::vector<EmulatedInsn> recent_emulated() {
+  const std::uint64_t next = g_recent_next.load(std::memory_order_acquire);
+  const std::uint64_t first = next > kRecentEmulated ? next - kRecentEmulated : 0;
+  std::vector<EmulatedInsn> out;
+  for (std::uint64_t i = first; i < next; ++i) {
+    const RecentSlot& slot = g_recent[i % kRecentEmulated];
+    out.push_back({slot.insn, slot.pc, std::string(slot.operands, strnlen(slot.operands, sizeof slot.operands))});
+  }
+  return out;
 }
 
 std::string describe(const Counters& c) {

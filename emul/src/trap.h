@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <ucontext.h>
 
+#include <cstddef>
 #include <cstdint>
 
 #include "emul/emul.h"
@@ -32,12 +33,40 @@ enum class TrapOutcome : std::uint8_t {
   fault,        // the program misused the instruction (e.g. misaligned state): report and abort
 };
 
+// The operands of an emulated instruction as text ("ymm12, ymm11, xmm0", "fc 0x02 (sha256), ..."), written inside
+// the handler: no allocation, no stdio. Cut off when full.
+struct OperandText {
+  static constexpr std::size_t kRoom = 96;
+  char text[kRoom] = {};
+  std::size_t used = 0;
+  OperandText& put(const char* s) noexcept {
+    while (*s != '\0' && used + 1 < kRoom) text[used++] = *s++;
+    return *this;
+  }
+  OperandText& dec(std::uint64_t v) noexcept {
+    char digits[20];
+    int n = 0;
+    do digits[n++] = static_cast<char>('0' + v % 10);
+    while ((v /= 10) != 0);
+    while (n > 0 && used + 1 < kRoom) text[used++] = digits[--n];
+    return *this;
+  }
+  OperandText& hex(std::uint64_t v) noexcept {
+    put("0x");
+    int shift = 60;
+    while (shift > 0 && ((v >> shift) & 0xf) == 0) shift -= 4;
+    for (; shift >= 0 && used + 1 < kRoom; shift -= 4) text[used++] = "0123456789abcdef"[(v >> shift) & 0xf];
+    return *this;
+  }
+};
+
 struct TrapResult {
   TrapOutcome outcome = TrapOutcome::not_ours;
   Insn insn = Insn::count_;
   std::uint64_t blocks = 0;
   const char* problem = nullptr;  // for faults
   std::uintptr_t pc = 0;          // address of the trapping instruction
+  OperandText operands;           // what it operated on, for recent_emulated() and the test-break note
 };
 
 // Decodes the instruction that raised SIGILL in uc and runs its model with options (options.model is

@@ -1,6 +1,6 @@
 // x86-64 signal-context adapter for the PadLock model (RIP/RAX/RCX/RSI/RDI from ucontext gregs, resume at
-// RIP + 4, docs/isa/trap-and-emulate.md §0.2) and the Intel SHA512 model (YMM registers in the frame's XSAVE image, resume after the
-// decoded instruction).
+// RIP + 4, docs/isa/trap-and-emulate.md §0.2) and the Intel SHA512 model (YMM registers in the frame's XSAVE image,
+// resume after the decoded instruction).
 #include <cstring>
 
 #include "phe_model.h"
@@ -25,6 +25,8 @@ TrapResult emulate_phe(ucontext_t& uc, const Options& options) {
 
   PheRegisters regs{static_cast<std::uint64_t>(g[REG_RAX]), static_cast<std::uint64_t>(g[REG_RCX]),
                     static_cast<std::uint64_t>(g[REG_RSI]), static_cast<std::uint64_t>(g[REG_RDI])};
+  result.operands.put("rax=").hex(regs.rax).put(", rcx=").hex(regs.rcx).put(", rsi=").hex(regs.rsi).put(", rdi=").hex(
+      regs.rdi);
   PheStep step = run_phe(*insn, regs, options);
   result.blocks = step.blocks;
   if (step.outcome == StepOutcome::fault) {
@@ -63,6 +65,11 @@ TrapResult emulate_sha512ni(ucontext_t& uc) {
     note_illegal(d.insn, result.pc, "no usable YMM state", frame.problem());
     return result;
   }
+  result.operands.put("ymm").dec(d.reg).put(", ");
+  if (d.insn == Insn::vsha512rnds2)
+    result.operands.put("ymm").dec(d.vvvv).put(", xmm").dec(d.rm);
+  else
+    result.operands.put(d.insn == Insn::vsha512msg1 ? "xmm" : "ymm").dec(d.rm);
   Ymm dst = frame.read(d.reg);
   execute_sha512ni(d.insn, dst, frame.read(d.vvvv), frame.read(d.rm));
   frame.write(d.reg, dst);

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace shakedown::emul {
 
@@ -139,9 +140,9 @@ std::string install_from_environment();
 // Counters since start-up or the last reset_counters(); lock-free, updated inside the handler.
 struct Counters {
   std::array<std::uint64_t, kInsnCount> completed{};  // instructions run to completion, per kind
-  std::uint64_t traps = 0;        // handler entries that emulated something (interrupted steps included)
-  std::uint64_t blocks = 0;       // compression-function calls performed by the models
-  std::uint64_t chained = 0;      // traps passed on to the previous handler (not emulated)
+  std::uint64_t traps = 0;    // handler entries that emulated something (interrupted steps included)
+  std::uint64_t blocks = 0;   // compression-function calls performed by the models
+  std::uint64_t chained = 0;  // traps passed on to the previous handler (not emulated)
   std::uint64_t total_completed() const noexcept;
 };
 Counters counters() noexcept;
@@ -149,5 +150,17 @@ std::uint64_t emulated(Insn kind) noexcept;  // counters().completed[kind]
 void reset_counters() noexcept;
 // "xsha1=0 xsha256=12 xsha512=3 traps=15 blocks=40 chained=0"
 std::string describe(const Counters& c);
+
+// The last instructions the models completed or stepped (up to kRecentEmulated, oldest first), each with its address
+// and operands as the model decoded them ("ymm12, ymm11, xmm0"; "fc 0x02 (sha256), ..."): what a third-party run
+// whose digest came out wrong executed last, so that its failure names the instruction. Kept by the handler in a
+// ring; read it when no trap is in flight (a trap that races with the read may show up half-written).
+inline constexpr std::size_t kRecentEmulated = 16;
+struct EmulatedInsn {
+  Insn insn = Insn::count_;
+  std::uintptr_t pc = 0;
+  std::string operands;
+};
+std::vector<EmulatedInsn> recent_emulated();
 
 }  // namespace shakedown::emul

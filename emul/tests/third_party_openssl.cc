@@ -1,0 +1,457 @@
+// Third-party code judges a model: Debian's own OpenSSL libcrypto, whose hardware paths were written and validated
+// on the real CPUs by others, hashes the NIST CAVP vectors while our model executes the instructions it issues.
+// A model and a backend that share one misreading of the manual pass our suites together; OpenSSL's code does not
+// share it (docs/third-party.md).
+//
+//   shakedown_third_party_openssl backend=x86_64/sha512ni version=3.6. algorithms=sha512+sha384 files=short+long
+//       [splits=1+127+128+129] [monte=N] [kinds=vsha512rnds2+vsha512msg1+vsha512msg2] [absent]
+// (lists are '+'-separated: a matrix row's args= are comma-separated)
+//
+// libcrypto.so.3 is loaded by its soname: the matrix row's runner (the kit's dynamic loader and library path, or
+// qemu-user -L with the kit's root; ci/fetch-third-party) decides which file that is, and the run fails unless its
+// OpenSSL_version() starts with "OpenSSL <version>". The model comes from SHAKEDOWN_EMULATE, OpenSSL's capability
+// override (OPENSSL_ia32cap, OPENSSL_s390xcap, OPENSSL_riscvcap) from the row's env: items.
+//
+// What proves that OpenSSL's hardware path ran on the model, not its portable C: for every algorithm every kind in
+// kinds= must have been emulated while that algorithm's vectors were hashed, each emulated instruction the model
+// saw last must lie inside libcrypto's mapping, and SHAKEDOWN_EMULATE_REQUIRE holds the totals. `absent` is the
+// other side: the same hash with no model installed must die of SIGILL (checked in a child process).
+//
+// Every digest checked is one "third-party" execution record for backend= (the backend the model stands in for),
+// named after the library ("OpenSSL 3.6.5 (Debian libcrypto.so.3)"); a wrong digest prints the vector, both
+// digests, the instruction kinds the model emulated for that hash and the last instructions with their operands.
+#include <dlfcn.h>
+#include <link.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cavp.h"
+#include "emul/emul.h"
+#include "records.h"
+#include "shakedown/algorithm.h"
+#include "shakedown/hex.h"
+#include "vector_files.h"
+
+namespace {
+
+using shakedown::Algorithm;
+using shakedown::vectors::Bytes;
+namespace emul = shakedown::emul;
+namespace vectors = shakedown::vectors;
+
+// The EVP calls the harness makes, resolved from the loaded libcrypto (nothing of OpenSSL is linked for them:
+// the functions that run are the ones of the file the runner put first).
+struct Evp {
+  void* handle = nullptr;
+  const char* (*version)(int) = nullptr;
+  void* (*md_fetch)(void*, const char*, const char*) = nullptr;
+  void (*md_free)(void*) = nullptr;
+  void* (*ctx_new)() = nullptr;
+  void (*ctx_free)(void*) = nullptr;
+  int (*init)(void*, const void*, void*) = nullptr;
+  int (*update)(void*, const void*, std::size_t) = nullptr;
+  int (*final)(void*, unsigned char*, unsigned int*) = nullptr;
+  int (*final_xof)(void*, unsigned char*, std::size_t) = nullptr;
+  std::string path;                  // the file the runner's loader chose
+  std::uintptr_t base = 0, end = 0;  // its mapping (every PT_LOAD segment)
+};
+
+template <typename F>
+void resolve(Evp& evp, F& fn, const char* name) {
+  fn = reinterpret_cast<F>(dlsym(evp.handle, name));
+  if (fn == nullptr) throw std::runtime_error(std::string("libcrypto has no ") + name + ": " + dlerror());
+}
+
+Evp load_libcrypto() {
+  Evp evp;
+  evp.handle = dlopen("libcrypto.so.3", RTLD_NOW | RTLD_GLOBAL);
+  if (evp.handle == nullptr) throw std::runtime_error(std::string("cannot load libcrypto.so.3: ") + dlerror());
+  resolve(evp, evp.version, "OpenSSL_version");
+  resolve(evp, evp.md_fetch, "EVP_MD_fetch");
+  resolve(evp, evp.md_free, "EVP_MD_free");
+  resolve(evp, evp.ctx_new, "EVP_MD_CTX_new");
+  resolve(evp, evp.ctx_free, "EVP_MD_CTX_free");
+  resolve(evp, evp.init, "EVP_DigestInit_ex");
+  resolve(evp, evp.update, "EVP_DigestUpdate");
+  resolve(evp, evp.final, "EVP_DigestFinal_ex");
+  resolve(evp, evp.final_xof, "EVP_DigestFinalXOF");
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(evp.update), &info) == 0 || info.dli_fname == nullptr)
+    throw std::runtime_error("dladdr cannot place EVP_DigestUpdate");
+  evp.path = info.dli_fname;
+  struct Range {
+    const void* base;
+    std::uintptr_t lo = UINTPTR_MAX, hi = 0;
+  } range{info.dli_fbase};
+  dl_iterate_phdr(
+      [](dl_phdr_info* obj, std::size_t, void* data) {
+        auto* r = static_cast<Range*>(data);
+        if (reinterpret_cast<const void*>(obj->dlpi_addr) != r->base) {
+          // dli_fbase is the lowest mapped address, dlpi_addr the load bias; they agree for a shared object
+          // linked at 0, which libcrypto is.
+          return 0;
+        }
+        for (int i = 0; i < obj->dlpi_phnum; ++i) {
+          if (obj->dlpi_phdr[i].p_type != PT_LOAD) continue;
+          const std::uintptr_t lo = obj->dlpi_addr + obj->dlpi_phdr[i].p_vaddr;
+          r->lo = std::min(r->lo, lo);
+          r->hi = std::max(r->hi, lo + obj->dlpi_phdr[i].p_memsz);
+        }
+        return 1;
+      },
+      &range);
+  if (range.hi == 0) throw std::runtime_error("no program headers found for " + evp.path);
+  evp.base = range.lo;
+  evp.end = range.hi;
+  return evp;
+}
+
+struct Options {
+  std::string backend;
+  std::string version;
+  std::vector<Algorithm> algorithms;
+  bool short_msg = false, long_msg = false, variable_out = false;
+  std::size_t monte = 0;            // Monte Carlo checkpoints per algorithm (0: none)
+  std::vector<std::size_t> splits;  // update sizes besides the one-shot hash (0 = one-shot)
+  std::vector<emul::Insn> kinds;    // each must be emulated while each algorithm runs
+  bool absent = false;
+};
+
+std::vector<std::string> split_list(std::string_view text) {
+  std::vector<std::string> out;
+  while (!text.empty()) {
+    const auto comma = text.find('+');
+    out.emplace_back(text.substr(0, comma));
+    if (comma == std::string_view::npos) break;
+    text.remove_prefix(comma + 1);
+  }
+  return out;
+}
+
+emul::Insn kind_of(const std::string& name) {
+  for (std::size_t i = 0; i < emul::kInsnCount; ++i)
+    if (emul::insn_name(static_cast<emul::Insn>(i)) == name) return static_cast<emul::Insn>(i);
+  throw std::invalid_argument("kinds=: no instruction kind '" + name + "'");
+}
+
+Options parse(int argc, char** argv) {
+  Options o;
+  o.splits = {0};
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    const auto eq = arg.find('=');
+    const std::string_view key = arg.substr(0, eq);
+    const std::string value(eq == std::string_view::npos ? std::string_view{} : arg.substr(eq + 1));
+    if (key == "backend")
+      o.backend = value;
+    else if (key == "version")
+      o.version = value;
+    else if (key == "algorithms")
+      for (const auto& a : split_list(value)) o.algorithms.push_back(shakedown::algorithm_from_name(a));
+    else if (key == "files")
+      for (const auto& f : split_list(value)) {
+        if (f == "short")
+          o.short_msg = true;
+        else if (f == "long")
+          o.long_msg = true;
+        else if (f == "variable")
+          o.variable_out = true;
+        else
+          throw std::invalid_argument("files=: short, long or variable, not '" + f + "'");
+      }
+    else if (key == "monte")
+      o.monte = std::stoul(value);
+    else if (key == "splits")
+      for (const auto& s : split_list(value)) o.splits.push_back(std::stoul(s));
+    else if (key == "kinds")
+      for (const auto& k : split_list(value)) o.kinds.push_back(kind_of(k));
+    else if (arg == "absent")
+      o.absent = true;
+    else
+      throw std::invalid_argument("unknown argument '" + std::string(arg) + "'");
+  }
+  if (o.backend.empty() || o.version.empty() || o.algorithms.empty())
+    throw std::invalid_argument("backend=, version= and algorithms= are required");
+  return o;
+}
+
+// OpenSSL's name of an algorithm for EVP_MD_fetch.
+const char* evp_name(Algorithm alg) {
+  switch (alg) {
+    case Algorithm::sha224: return "SHA2-224";
+    case Algorithm::sha256: return "SHA2-256";
+    case Algorithm::sha384: return "SHA2-384";
+    case Algorithm::sha512: return "SHA2-512";
+    case Algorithm::sha512_224: return "SHA2-512/224";
+    case Algorithm::sha512_256: return "SHA2-512/256";
+    case Algorithm::sha3_224: return "SHA3-224";
+    case Algorithm::sha3_256: return "SHA3-256";
+    case Algorithm::sha3_384: return "SHA3-384";
+    case Algorithm::sha3_512: return "SHA3-512";
+    case Algorithm::shake128: return "SHAKE-128";
+    case Algorithm::shake256: return "SHAKE-256";
+  }
+  return "";
+}
+
+class Harness {
+ public:
+  Harness(Evp evp, Options options) : evp_(std::move(evp)), o_(std::move(options)) {
+    ctx_ = evp_.ctx_new();
+    if (ctx_ == nullptr) throw std::runtime_error("EVP_MD_CTX_new failed");
+    const char* v = evp_.version(0);  // OPENSSL_VERSION: "OpenSSL 3.6.5 30 Sep 2026"
+    full_version_ = v ? v : "";
+    const std::string want = "OpenSSL " + o_.version;
+    if (full_version_.compare(0, want.size(), want) != 0)
+      throw std::runtime_error(evp_.path + " is \"" + full_version_ + "\", not " + want +
+                               "* (is the row's runner "
+                               "the kit's loader / sysroot? ci/fetch-third-party)");
+    // "OpenSSL 3.6.5 (Debian libcrypto.so.3)": the library and its version, the name of every record.
+    const auto second_blank = full_version_.find(' ', 8);
+    const std::string slash_base = evp_.path.substr(evp_.path.rfind('/') + 1);
+    library_ = full_version_.substr(0, second_blank) + " (Debian " + slash_base + ")";
+  }
+  ~Harness() { evp_.ctx_free(ctx_); }
+
+  const std::string& library() const { return library_; }
+
+  Bytes digest(Algorithm alg, const Bytes& msg, std::size_t out_len, std::size_t split) {
+    void* md = evp_.md_fetch(nullptr, evp_name(alg), nullptr);
+    if (md == nullptr) throw std::runtime_error(std::string("EVP_MD_fetch(") + evp_name(alg) + ") failed");
+    Bytes out(out_len);
+    bool ok = evp_.init(ctx_, md, nullptr) == 1;
+    const std::size_t step = split == 0 ? msg.size() : split;
+    for (std::size_t at = 0; ok && at < msg.size(); at += step)
+      ok = evp_.update(ctx_, msg.data() + at, std::min(step, msg.size() - at)) == 1;
+    if (ok && shakedown::is_xof(alg)) {
+      ok = evp_.final_xof(ctx_, out.data(), out.size()) == 1;
+    } else if (ok) {
+      unsigned int n = 0;
+      ok = evp_.final(ctx_, out.data(), &n) == 1 && n == out.size();
+    }
+    evp_.md_free(md);
+    if (!ok) throw std::runtime_error(std::string("an EVP call failed for ") + evp_name(alg));
+    return out;
+  }
+
+  // One vector: the one-shot hash and every split. False (after printing why) when a digest is wrong.
+  bool check(Algorithm alg, const std::string& where, const Bytes& msg, const Bytes& expected) {
+    for (std::size_t split : o_.splits) {
+      const emul::Counters before = emul::counters();
+      const Bytes got = digest(alg, msg, expected.size(), split);
+      if (got == expected) {
+        ++checked_;
+        continue;
+      }
+      const emul::Counters after = emul::counters();
+      std::string used;
+      for (std::size_t i = 0; i < emul::kInsnCount; ++i)
+        if (after.completed[i] != before.completed[i])
+          used += " " + std::string(emul::insn_name(static_cast<emul::Insn>(i))) + " x" +
+                  std::to_string(after.completed[i] - before.completed[i]);
+      std::fprintf(stderr,
+                   "FAIL %s %s on the model: %s (%zu-byte message, %s): digest %s, expected %s; the model emulated "
+                   "for it:%s\n",
+                   library_.c_str(), std::string(shakedown::name(alg)).c_str(), where.c_str(), msg.size(),
+                   split == 0 ? "one update" : ("updates of " + std::to_string(split) + " bytes").c_str(),
+                   shakedown::to_hex(got).c_str(), shakedown::to_hex(expected).c_str(),
+                   used.empty() ? " nothing (OpenSSL did not use the model)" : used.c_str());
+      const std::vector<emul::EmulatedInsn> recent = emul::recent_emulated();
+      for (std::size_t i = recent.size() > 4 ? recent.size() - 4 : 0; i < recent.size(); ++i) {
+        const emul::EmulatedInsn& e = recent[i];
+        std::fprintf(stderr, "  emulated last: %s %s at %s+0x%zx\n", std::string(emul::insn_name(e.insn)).c_str(),
+                     e.operands.c_str(), in_library(e.pc) ? "libcrypto" : "OUTSIDE libcrypto 0",
+                     static_cast<std::size_t>(in_library(e.pc) ? e.pc - evp_.base : e.pc));
+      }
+      shakedown::test::charge_failure(shakedown::family_of(alg), o_.backend);
+      shakedown::test::record_failure("third-party " + library_ + " " + std::string(shakedown::name(alg)) + " " +
+                                      where);
+      return false;
+    }
+    return true;
+  }
+
+  bool in_library(std::uintptr_t pc) const { return pc >= evp_.base && pc < evp_.end; }
+
+  // SHAVS §6.4 (SHA-2) and SHA3VS §6.2.3 (SHA-3) Monte Carlo, the first `checkpoints` checkpoints.
+  bool monte(Algorithm alg, const std::string& path) {
+    const std::size_t size = shakedown::digest_size(alg);
+    const vectors::MonteFile file = vectors::parse_monte_file(path, size);
+    const bool sha2 = shakedown::family_of(alg) != shakedown::Family::keccak;
+    Bytes seed = file.seed;
+    for (std::size_t c = 0; c < o_.monte && c < file.checkpoints.size(); ++c) {
+      Bytes md[3] = {seed, seed, seed};
+      for (std::size_t i = 0; i < vectors::kMonteInnerIterations; ++i) {
+        if (sha2) {
+          Bytes m = md[0];
+          m.insert(m.end(), md[1].begin(), md[1].end());
+          m.insert(m.end(), md[2].begin(), md[2].end());
+          md[0] = md[1];
+          md[1] = md[2];
+          md[2] = digest(alg, m, size, 0);
+        } else {
+          md[2] = digest(alg, md[2], size, 0);
+        }
+      }
+      seed = md[2];
+      if (!check_value(alg, file.checkpoints[c].where, seed, file.checkpoints[c].output)) return false;
+    }
+    return true;
+  }
+
+  bool check_value(Algorithm alg, const std::string& where, const Bytes& got, const Bytes& expected) {
+    if (got == expected) {
+      ++checked_;
+      return true;
+    }
+    std::fprintf(stderr, "FAIL %s %s on the model: Monte Carlo %s: %s, expected %s\n", library_.c_str(),
+                 std::string(shakedown::name(alg)).c_str(), where.c_str(), shakedown::to_hex(got).c_str(),
+                 shakedown::to_hex(expected).c_str());
+    shakedown::test::charge_failure(shakedown::family_of(alg), o_.backend);
+    shakedown::test::record_failure("third-party " + library_ + " " + std::string(shakedown::name(alg)) + " " + where);
+    return false;
+  }
+
+  std::uint64_t checked() const { return checked_; }
+  void reset_checked() { checked_ = 0; }
+
+ private:
+  Evp evp_;
+  Options o_;
+  void* ctx_ = nullptr;
+  std::string full_version_, library_;
+  std::uint64_t checked_ = 0;
+};
+
+// Every vector file of one algorithm; false at its first wrong digest.
+bool run_algorithm(Harness& h, const Options& o, Algorithm alg) {
+  const bool xof = shakedown::is_xof(alg);
+  const std::size_t size = xof ? 0 : shakedown::digest_size(alg);
+  const char* field = xof ? "Output" : "MD";
+  std::vector<std::pair<vectors::FileKind, bool>> kinds = {{vectors::FileKind::short_msg, o.short_msg},
+                                                           {vectors::FileKind::long_msg, o.long_msg}};
+  for (const auto& [kind, wanted] : kinds) {
+    if (!wanted) continue;
+    for (const vectors::MsgVector& v : vectors::parse_msg_file(vectors::cavp_file(alg, kind), field, size))
+      if (!h.check(alg, v.where, v.msg, v.expected)) return false;
+  }
+  if (o.variable_out && xof)
+    for (const vectors::VariableOutVector& v :
+         vectors::parse_variable_out_file(vectors::cavp_file(alg, vectors::FileKind::variable_out)))
+      if (!h.check(alg, v.where, v.msg, v.expected)) return false;
+  if (o.monte > 0 && !xof && !h.monte(alg, vectors::cavp_file(alg, vectors::FileKind::monte))) return false;
+  return true;
+}
+
+// `absent`: with no model installed, OpenSSL's path must die of SIGILL on the first instruction (in a child, so
+// that this process can say so and pass).
+int expect_sigill(Harness& h, const Options& o) {
+  if (emul::installed()) {
+    std::fprintf(stderr, "absent: a model is installed (SHAKEDOWN_EMULATE is set); this run must have none\n");
+    return 1;
+  }
+  std::fflush(nullptr);
+  const pid_t child = fork();
+  if (child < 0) {
+    std::perror("fork");
+    return 1;
+  }
+  if (child == 0) {
+    const Algorithm alg = o.algorithms.front();
+    h.digest(alg, Bytes(200, 0x61), shakedown::is_xof(alg) ? 32 : shakedown::digest_size(alg), 0);
+    _exit(0);
+  }
+  int status = 0;
+  while (waitpid(child, &status, 0) < 0) {
+  }
+  const std::string alg(shakedown::name(o.algorithms.front()));
+  if (WIFSIGNALED(status) && WTERMSIG(status) == SIGILL) {
+    std::printf(
+        "%s %s without the model: died of SIGILL, as it must (its hardware path is the one the model "
+        "runs)\n",
+        h.library().c_str(), alg.c_str());
+    return 0;
+  }
+  std::fprintf(stderr,
+               "FAIL %s %s without the model: %s instead of SIGILL: OpenSSL did not take the hardware path here "
+               "(is the capability override set?), so the runs with the model prove nothing\n",
+               h.library().c_str(), alg.c_str(),
+               WIFSIGNALED(status) ? ("died of signal " + std::to_string(WTERMSIG(status))).c_str()
+                                   : ("exited " + std::to_string(WEXITSTATUS(status))).c_str());
+  return 1;
+}
+
+int run(int argc, char** argv) {
+  const Options o = parse(argc, argv);
+  const std::string model = emul::install_from_environment();
+  Harness h(load_libcrypto(), o);
+  if (o.absent) return expect_sigill(h, o);
+  if (model.empty()) {
+    std::fprintf(stderr, "no model installed (SHAKEDOWN_EMULATE is empty): nothing to judge\n");
+    return 1;
+  }
+  std::printf("%s on %s (%s)\n", h.library().c_str(), model.c_str(), o.backend.c_str());
+  bool ok = true;
+  for (Algorithm alg : o.algorithms) {
+    const emul::Counters before = emul::counters();
+    const auto start = std::chrono::steady_clock::now();
+    h.reset_checked();
+    if (!run_algorithm(h, o, alg)) {
+      ok = false;
+      continue;
+    }
+    const emul::Counters after = emul::counters();
+    std::string counts, missing;
+    for (emul::Insn k : o.kinds) {
+      const auto i = static_cast<std::size_t>(k);
+      const std::uint64_t n = after.completed[i] - before.completed[i];
+      counts += " " + std::string(emul::insn_name(k)) + "=" + std::to_string(n);
+      if (n == 0) missing += " " + std::string(emul::insn_name(k));
+    }
+    // The model's last instructions must be OpenSSL's: inside libcrypto's mapping.
+    std::string outside;
+    for (const emul::EmulatedInsn& e : emul::recent_emulated())
+      if (!h.in_library(e.pc)) outside = std::string(emul::insn_name(e.insn));
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::printf("%s: %llu digests right, emulated%s (%.1f s)\n", std::string(shakedown::name(alg)).c_str(),
+                static_cast<unsigned long long>(h.checked()), counts.c_str(), seconds);
+    if (!missing.empty() || !outside.empty()) {
+      std::fprintf(
+          stderr, "FAIL %s %s: %s%s%s\n", h.library().c_str(), std::string(shakedown::name(alg)).c_str(),
+          missing.empty() ? "" : ("the model emulated no" + missing + " for it: OpenSSL took another path").c_str(),
+          missing.empty() || outside.empty() ? "" : "; ",
+          outside.empty() ? "" : (outside + " was emulated outside libcrypto").c_str());
+      shakedown::test::charge_failure(shakedown::family_of(alg), o.backend);
+      shakedown::test::record_failure("third-party " + h.library() + " " + std::string(shakedown::name(alg)) + " path");
+      ok = false;
+      continue;
+    }
+    shakedown::test::record("third-party", shakedown::family_of(alg), o.backend, h.library(), h.checked());
+  }
+  std::printf("%s\n", ok ? "PASS" : "FAIL");
+  return ok ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "shakedown_third_party_openssl: %s\n", e.what());
+    return 2;
+  }
+}
