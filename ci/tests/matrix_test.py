@@ -311,6 +311,46 @@ class PlanTest(unittest.TestCase):
             matrix_of({"aarch64": "env a runner=bochs cpu=arrow_lake suites=unit"})
         self.assertIn("Bochs runs x86_64 code only", str(ctx.exception))
 
+    def test_a_third_party_row_runs_with_its_kit_or_is_not_registered(self):
+        kits = tempfile.mkdtemp()
+        for kit, loader, libdir in (("k-amd64", "usr/lib64/ld-linux-x86-64.so.2", "x86_64-linux-gnu"),
+                                    ("k-s390x", "usr/lib/ld64.so.1", "s390x-linux-gnu")):
+            os.makedirs(os.path.join(kits, kit, "root", "usr", "lib", libdir))
+            open(os.path.join(kits, kit, "root", "usr", "lib", libdir, "libcrypto.so.3"), "w").close()
+            with open(os.path.join(kits, kit, "loader"), "w") as f:
+                f.write(loader + "\n")
+            open(os.path.join(kits, kit, ".complete"), "w").close()
+        m = matrix_of({"x86_64": """
+            env emul.tp  runner=native  third-party=k-amd64  emulate=sha512ni  run=prog  args=a=1,b=2
+            env emul.tp-absent  like=emul.tp  emulate=
+            expect emul.tp  sha512/x86_64/sha512ni  emulated  third-party
+            """, "s390x": """
+            env emul.tp  runner=qemu  cpu=max  third-party=k-s390x  emulate=cpacf  run=prog
+            """})
+        self.assertEqual(m.row("x86_64", "emul.tp").checks, ["third-party"])
+        self.assertEqual(m.row("x86_64", "emul.tp-absent").checks, [])
+        tests = {t["name"]: t for t in resolve(m, "x86_64", Facts(third_party=kits)) if t["type"] == "test"}
+        root = os.path.join(kits, "k-amd64", "root")
+        loader = os.path.join(root, "usr/lib64/ld-linux-x86-64.so.2")
+        libs = os.path.join(root, "usr", "lib", "x86_64-linux-gnu")
+        self.assertEqual(tests["emul.tp"]["runner"], [loader, "--library-path", libs])
+        self.assertEqual(tests["emul.tp"]["args"], ["a=1", "b=2"])
+        self.assertIn("SHAKEDOWN_ENV_NAME=emul.tp", tests["emul.tp"]["environment"])
+        # Under qemu the kit's root replaces the cross build's sysroot.
+        cross = Facts(cross=True, sysroot="/sysroot", qemu="/q/qemu-s390x", third_party=kits)
+        tests = {t["name"]: t for t in resolve(m, "s390x", cross) if t["type"] == "test"}
+        kit_root = os.path.join(kits, "k-s390x", "root")
+        self.assertEqual(tests["emul.tp"]["runner"], ["/q/qemu-s390x", "-L", kit_root, "-cpu", "max"])
+        # Without the kit nothing registers, and the row says why.
+        for facts in (Facts(), Facts(third_party=os.path.join(kits, "none"))):
+            records = resolve(m, "x86_64", facts)
+            self.assertFalse([t for t in records if t["type"] == "test"])
+            self.assertIn("no third-party kit k-amd64 here",
+                          next(r for r in records if r["type"] == "env")["why_not_registered"])
+        with self.assertRaises(MatrixError) as ctx:
+            matrix_of({"x86_64": "env a runner=native third-party=k suites=unit"})
+        self.assertIn("third-party= is the kit of a run= row", str(ctx.exception))
+
     def test_the_plan_file_reads_back_with_what_cmake_registered(self):
         m = matrix_of({"aarch64": """
             env qemu-aarch64.max  runner=qemu cpu=max  suites=unit,vectors  modes=verify

@@ -185,9 +185,9 @@ CpacfStep exception(Insn insn, const char* problem) {
 
 std::optional<CpacfInstruction> decode_cpacf(const std::uint8_t bytes[kCpacfLength]) noexcept {
   const unsigned opcode = (unsigned{bytes[0]} << 8) | bytes[1];
-  if ((opcode != kKimdOpcode && opcode != kKlmdOpcode) || bytes[2] != 0) return std::nullopt;
+  if (opcode != kKimdOpcode && opcode != kKlmdOpcode) return std::nullopt;
   return CpacfInstruction{opcode == kKlmdOpcode, static_cast<unsigned>(bytes[3] >> 4),
-                          static_cast<unsigned>(bytes[3] & 0xf)};
+                          static_cast<unsigned>(bytes[3] & 0xf), static_cast<unsigned>(bytes[2] >> 4)};
 }
 
 void cpacf_query_vector(const Options& options, std::uint8_t out[kCpacfQueryBytes]) noexcept {

@@ -15,10 +15,10 @@ inline constexpr std::uint16_t kKlmdOpcode = 0xb93f;
 
 // General register 0 (docs/isa/cpacf.md §2.1.2).
 inline constexpr std::uint64_t kGr0FunctionCode = 0x7f;
-inline constexpr std::uint64_t kGr0Modifier = 0x80;        // must be 0 for KIMD/KLMD: specification exception
-inline constexpr std::uint64_t kGr0PaddingState = 0x100;   // KLMD-SHAKE: squeeze on, no absorb, no padding
-inline constexpr std::uint64_t kGr0Dufop = 0x4000;         // KLMD with facility 86: accepted, no modelled effect
-inline constexpr std::uint64_t kGr0NoIcv = 0x8000;         // NIP: SHA-3/SHAKE start from the zero state
+inline constexpr std::uint64_t kGr0Modifier = 0x80;       // must be 0 for KIMD/KLMD: specification exception
+inline constexpr std::uint64_t kGr0PaddingState = 0x100;  // KLMD-SHAKE: squeeze on, no absorb, no padding
+inline constexpr std::uint64_t kGr0Dufop = 0x4000;        // KLMD with facility 86: accepted, no modelled effect
+inline constexpr std::uint64_t kGr0NoIcv = 0x8000;        // NIP: SHA-3/SHAKE start from the zero state
 
 // Function codes (docs/isa/cpacf.md §2.1.4).
 inline constexpr unsigned kFcQuery = 0x00;
@@ -40,8 +40,11 @@ inline constexpr unsigned kKeccakParamBytes = 200;
 struct CpacfInstruction {
   bool klmd;        // false: KIMD
   unsigned r1, r2;  // register fields of byte 3 (high, low nibble)
+  unsigned m3 = 0;  // the high nibble of byte 2 (docs/isa/cpacf.md §2.1.1): a modifier, ignored
 };
-// Decodes the 4 instruction bytes; nullopt for anything that is not KIMD/KLMD.
+// Decodes the 4 instruction bytes; nullopt for anything that is not KIMD/KLMD. Byte 2 is not looked at beyond
+// keeping M3 for the record: OpenSSL 3.4+ issues KIMD/KLMD with M3 = 8, which machines before MSA 12 and QEMU
+// ignore (docs/isa/cpacf.md §2.1.1).
 std::optional<CpacfInstruction> decode_cpacf(const std::uint8_t bytes[kCpacfLength]) noexcept;
 
 // The parts of the CPU state KIMD/KLMD read or write: GR0..GR15 and the PSW mask (addressing mode bits 31/32).

@@ -1,4 +1,5 @@
-// s390x signal-context adapter: GR0-15 from uc_mcontext.gregs, CC into psw.mask, psw.addr already past (docs/isa/cpacf.md §2.3).
+// s390x signal-context adapter: GR0-15 from uc_mcontext.gregs, CC into psw.mask, psw.addr already past
+// (docs/isa/cpacf.md §2.3).
 #include <cstring>
 
 #include "cpacf_model.h"
@@ -10,8 +11,8 @@ namespace {
 constexpr std::uint64_t kConditionCodeMask = std::uint64_t{3} << kPswConditionCodeShift;
 
 void set_condition_code(ucontext_t& uc, unsigned cc) {
-  uc.uc_mcontext.psw.mask = (uc.uc_mcontext.psw.mask & ~kConditionCodeMask) |
-                            (static_cast<std::uint64_t>(cc) << kPswConditionCodeShift);
+  uc.uc_mcontext.psw.mask =
+      (uc.uc_mcontext.psw.mask & ~kConditionCodeMask) | (static_cast<std::uint64_t>(cc) << kPswConditionCodeShift);
 }
 
 }  // namespace
@@ -29,19 +30,27 @@ TrapResult emulate_trap(ucontext_t& uc, const Options& options) noexcept {
   CpacfRegisters regs;
   for (int i = 0; i < 16; ++i) regs.gr[i] = uc.uc_mcontext.gregs[i];
   regs.psw_mask = uc.uc_mcontext.psw.mask;
+  // "GR0=0x8020 (fc 0x20, NIP), r2=%r2 (len 136), GR1=0x..., M3=8": the function code and the operands.
+  result.operands.put("GR0=")
+      .hex(regs.gr[0])
+      .put(" (fc ")
+      .hex(regs.gr[0] & 0x7f)
+      .put((regs.gr[0] & 0x8000) ? ", NIP" : "");
+  if (insn->klmd && insn->r1 != 0)
+    result.operands.put("), r1=%r").dec(insn->r1).put(" (len ").dec(regs.gr[insn->r1 + 1]);
+  result.operands.put("), r2=%r").dec(insn->r2).put(" (len ").dec(regs.gr[(insn->r2 + 1) & 15]).put("), GR1=");
+  result.operands.hex(regs.gr[1]).put(", M3=").dec(insn->m3);
   const CpacfStep step = run_cpacf(*insn, regs, options);
   result.insn = step.insn;
   result.blocks = step.blocks;
   switch (step.outcome) {
-    case CpacfOutcome::not_emulated:
-      return result;  // not_ours: a machine without the function raises the exception
+    case CpacfOutcome::not_emulated: return result;  // not_ours: a machine without the function raises the exception
     case CpacfOutcome::exception:
       result.outcome = TrapOutcome::fault;
       result.problem = step.problem;
       return result;
     case CpacfOutcome::completed:
-    case CpacfOutcome::partial:
-      break;
+    case CpacfOutcome::partial: break;
   }
   for (int i = 0; i < 16; ++i) uc.uc_mcontext.gregs[i] = regs.gr[i];
   // psw.addr stays past the instruction in both cases: CC3 makes the caller's `brc 1,0b` re-execute it.

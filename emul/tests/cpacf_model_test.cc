@@ -42,9 +42,12 @@ std::vector<std::uint8_t> initial_icv(unsigned fc) {
   auto put = [&](std::uint64_t v, int bytes) {
     for (int i = bytes - 1; i >= 0; --i) out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
   };
-  if (fc == 1) for (auto w : sha1) put(w, 4);
-  if (fc == 2) for (auto w : sha256) put(w, 4);
-  if (fc == 3) for (auto w : sha512) put(w, 8);
+  if (fc == 1)
+    for (auto w : sha1) put(w, 4);
+  if (fc == 2)
+    for (auto w : sha256) put(w, 4);
+  if (fc == 3)
+    for (auto w : sha512) put(w, 8);
   return out;
 }
 
@@ -238,6 +241,25 @@ TEST(CpacfExceptions, AFunctionTheProfileLacksStaysIllegal) {
 
 // The query (fc 0) lists exactly the emulated codes; QEMU answers the real query itself, so the model's answer
 // is checked by calling it directly.
+// OpenSSL 3.4+ (s390xcpuid.pl's s390x_kimd / s390x_klmd, Debian forky's libcrypto 3.6.5) issues B93E 8002 and
+// B93F 8042: M3 = 8 in byte 2, a modifier that machines before MSA 12 and QEMU ignore. The model refused byte 2 != 0
+// (SIGILL) until OpenSSL's own code ran on it (docs/third-party.md).
+TEST(CpacfDecode, TheM3FieldIsAModifierNotAnotherInstruction) {
+  const std::uint8_t kimd[4] = {0xb9, 0x3e, 0x80, 0x02}, klmd[4] = {0xb9, 0x3f, 0x80, 0x42};
+  const auto a = detail::decode_cpacf(kimd), b = detail::decode_cpacf(klmd);
+  ASSERT_TRUE(a.has_value());
+  ASSERT_TRUE(b.has_value());
+  EXPECT_FALSE(a->klmd);
+  EXPECT_EQ(a->r1, 0u);
+  EXPECT_EQ(a->r2, 2u);
+  EXPECT_EQ(a->m3, 8u);
+  EXPECT_TRUE(b->klmd);
+  EXPECT_EQ(b->r1, 4u);
+  EXPECT_EQ(b->r2, 2u);
+  const std::uint8_t other[4] = {0xb9, 0x2e, 0x80, 0x42};  // KM: not ours
+  EXPECT_FALSE(detail::decode_cpacf(other).has_value());
+}
+
 TEST(CpacfQuery, ListsTheEmulatedFunctions) {
   Options o = profile(kCpacfSha256 | kCpacfSha3);
   std::uint8_t vector[16];

@@ -4,8 +4,10 @@
 // share it (docs/third-party.md).
 //
 //   shakedown_third_party_openssl backend=x86_64/sha512ni version=3.6. algorithms=sha512+sha384 files=short+long
-//       [splits=1+127+128+129] [monte=N] [kinds=vsha512rnds2+vsha512msg1+vsha512msg2] [absent]
-// (lists are '+'-separated: a matrix row's args= are comma-separated)
+//       [splits=1+127+128+129] [monte=N] [kinds=vsha512rnds2+sha3-:klmd_sha3] [absent]
+//       [s390x-functions=sha256+sha512+sha3+msa12] [last-has=NIP]
+// (lists are '+'-separated: a matrix row's args= are comma-separated; a kind PREFIX:KIND is required only of the
+// algorithms whose name starts with PREFIX)
 //
 // libcrypto.so.3 is loaded by its soname: the matrix row's runner (the kit's dynamic loader and library path, or
 // qemu-user -L with the kit's root; ci/fetch-third-party) decides which file that is, and the run fails unless its
@@ -119,6 +121,86 @@ Evp load_libcrypto() {
   return evp;
 }
 
+#if defined(__s390x__)
+// OpenSSL reads the CPU's STFLE and KIMD/KLMD query words once, at load, into its capability vector
+// (OPENSSL_s390xcap_P: stfle[4], then kimd[2], klmd[2], ...; crypto/s390x_arch.h). The query cannot be trapped and
+// QEMU's lists SHA-512 only, and OPENSSL_s390xcap can only take capabilities away (it is ANDed in), so the functions
+// the model emulates are claimed here: the vector is found in libcrypto's writable data by its content (our own
+// STFLE word 0 and query words, which OpenSSL stored unchanged with no OPENSSL_s390xcap set), exactly once, and
+// its query words (and STFLE bit 86, MSA 12, for the NIP paths) are set as a machine with those functions reports
+// them (docs/third-party.md). The same fact our backends get from SHAKEDOWN_TEST_ASSUME.
+void claim_s390x_functions(const Evp& evp, const std::vector<std::string>& functions) {
+  std::uint64_t stfle[3] = {};
+  {
+    register std::uint64_t r0 asm("0") = 2;  // three doublewords
+    asm volatile(".insn s,0xb2b00000,%0" : "=Q"(stfle), "+d"(r0) : : "cc");
+  }
+  std::uint64_t kimd[2] = {}, klmd[2] = {};
+  for (auto [op, words] : {std::pair{0, kimd}, std::pair{1, klmd}}) {
+    register std::uint64_t r0 asm("0") = 0;  // QUERY
+    register std::uint64_t* r1 asm("1") = words;
+    register std::uint64_t r2 asm("2") = 0, r3 asm("3") = 0;
+    if (op == 0)
+      asm volatile(".insn rre,0xb93e0000,%%r0,%%r2" : "+d"(r2), "+d"(r3) : "d"(r0), "a"(r1) : "cc", "memory");
+    else
+      asm volatile(".insn rre,0xb93f0000,%%r0,%%r2" : "+d"(r2), "+d"(r3) : "d"(r0), "a"(r1) : "cc", "memory");
+  }
+  std::vector<std::uint64_t*> found;
+  struct Search {
+    std::uintptr_t lo, hi;
+    std::vector<std::pair<std::uintptr_t, std::uintptr_t>> writable;
+  } search{evp.base, evp.end, {}};
+  dl_iterate_phdr(
+      [](dl_phdr_info* obj, std::size_t, void* data) {
+        auto* s = static_cast<Search*>(data);
+        for (int i = 0; i < obj->dlpi_phnum; ++i) {
+          const auto& ph = obj->dlpi_phdr[i];
+          const std::uintptr_t lo = obj->dlpi_addr + ph.p_vaddr;
+          if (ph.p_type == PT_LOAD && (ph.p_flags & PF_W) && lo >= s->lo && lo < s->hi)
+            s->writable.emplace_back(lo, lo + ph.p_memsz);
+        }
+        return 0;
+      },
+      &search);
+  for (const auto& [lo, hi] : search.writable)
+    for (std::uintptr_t a = (lo + 7) & ~std::uintptr_t{7}; a + 64 <= hi; a += 8) {
+      auto* v = reinterpret_cast<std::uint64_t*>(a);
+      if (v[0] == stfle[0] && v[4] == kimd[0] && v[5] == kimd[1] && v[6] == klmd[0] && v[7] == klmd[1])
+        found.push_back(v);
+    }
+  if (found.size() != 1)
+    throw std::runtime_error("OpenSSL's s390x capability vector: " + std::to_string(found.size()) +
+                             " candidates in libcrypto's data, not one");
+  std::uint64_t* cap = found.front();
+  // Bit n of a query counts from the left (crypto/s390x_arch.h S390X_CAPBIT): fc 1-3 and 0x20-0x25.
+  const auto bit = [](unsigned n) { return std::uint64_t{1} << (63 - n % 64); };
+  for (const std::string& f : functions) {
+    std::uint64_t k = 0, l = 0;
+    if (f == "sha1")
+      k = l = bit(1);
+    else if (f == "sha256")
+      k = l = bit(2);
+    else if (f == "sha512")
+      k = l = bit(3);
+    else if (f == "sha3")
+      k = l = bit(32) | bit(33) | bit(34) | bit(35) | bit(36) | bit(37);
+    else if (f == "msa12")
+      cap[1] |= bit(86);  // STFLE doubleword 1, facility 86
+    else
+      throw std::invalid_argument("s390x-functions=: sha1, sha256, sha512, sha3 or msa12, not '" + f + "'");
+    cap[4] |= k;
+    cap[6] |= l;
+  }
+  std::printf(
+      "OpenSSL's capability vector at libcrypto+0x%zx: KIMD query %016llx %016llx, KLMD %016llx %016llx, "
+      "STFLE[1] %016llx (claimed: %zu function groups)\n",
+      static_cast<std::size_t>(reinterpret_cast<std::uintptr_t>(cap) - evp.base),
+      static_cast<unsigned long long>(cap[4]), static_cast<unsigned long long>(cap[5]),
+      static_cast<unsigned long long>(cap[6]), static_cast<unsigned long long>(cap[7]),
+      static_cast<unsigned long long>(cap[1]), functions.size());
+}
+#endif
+
 struct Options {
   std::string backend;
   std::string version;
@@ -126,7 +208,10 @@ struct Options {
   bool short_msg = false, long_msg = false, variable_out = false;
   std::size_t monte = 0;            // Monte Carlo checkpoints per algorithm (0: none)
   std::vector<std::size_t> splits;  // update sizes besides the one-shot hash (0 = one-shot)
-  std::vector<emul::Insn> kinds;    // each must be emulated while each algorithm runs
+  // each (algorithm-name prefix, kind) must be emulated while each matching algorithm runs ("" matches all)
+  std::vector<std::pair<std::string, emul::Insn>> kinds;
+  std::vector<std::string> s390x_functions;  // OpenSSL's KIMD/KLMD query words to claim (s390x)
+  std::string last_has;                      // a short one-shot hash's last emulated instruction must show this
   bool absent = false;
 };
 
@@ -177,7 +262,17 @@ Options parse(int argc, char** argv) {
     else if (key == "splits")
       for (const auto& s : split_list(value)) o.splits.push_back(std::stoul(s));
     else if (key == "kinds")
-      for (const auto& k : split_list(value)) o.kinds.push_back(kind_of(k));
+      for (const auto& k : split_list(value)) {
+        const auto colon = k.find(':');
+        if (colon == std::string::npos)
+          o.kinds.emplace_back("", kind_of(k));
+        else
+          o.kinds.emplace_back(k.substr(0, colon), kind_of(k.substr(colon + 1)));
+      }
+    else if (key == "s390x-functions")
+      for (const auto& f : split_list(value)) o.s390x_functions.push_back(f);
+    else if (key == "last-has")
+      o.last_has = value;
     else if (arg == "absent")
       o.absent = true;
     else
@@ -397,7 +492,15 @@ int expect_sigill(Harness& h, const Options& o) {
 int run(int argc, char** argv) {
   const Options o = parse(argc, argv);
   const std::string model = emul::install_from_environment();
-  Harness h(load_libcrypto(), o);
+  Evp evp = load_libcrypto();
+  if (!o.s390x_functions.empty()) {
+#if defined(__s390x__)
+    claim_s390x_functions(evp, o.s390x_functions);
+#else
+    throw std::invalid_argument("s390x-functions= is for s390x builds");
+#endif
+  }
+  Harness h(std::move(evp), o);
   if (o.absent) return expect_sigill(h, o);
   if (model.empty()) {
     std::fprintf(stderr, "no model installed (SHAKEDOWN_EMULATE is empty): nothing to judge\n");
@@ -415,7 +518,8 @@ int run(int argc, char** argv) {
     }
     const emul::Counters after = emul::counters();
     std::string counts, missing;
-    for (emul::Insn k : o.kinds) {
+    for (const auto& [prefix, k] : o.kinds) {
+      if (std::string_view(shakedown::name(alg)).substr(0, prefix.size()) != prefix) continue;
       const auto i = static_cast<std::size_t>(k);
       const std::uint64_t n = after.completed[i] - before.completed[i];
       counts += " " + std::string(emul::insn_name(k)) + "=" + std::to_string(n);
@@ -438,6 +542,25 @@ int run(int argc, char** argv) {
       shakedown::test::record_failure("third-party " + h.library() + " " + std::string(shakedown::name(alg)) + " path");
       ok = false;
       continue;
+    }
+    // A path only some inputs take (MSA 12's NIP on a fresh SHA-3 context): a one-shot hash of "abc" must end
+    // in an instruction whose operands show it.
+    if (!o.last_has.empty() && shakedown::family_of(alg) == shakedown::Family::keccak) {
+      h.digest(alg, Bytes{'a', 'b', 'c'}, shakedown::is_xof(alg) ? 32 : shakedown::digest_size(alg), 0);
+      const std::vector<emul::EmulatedInsn> recent = emul::recent_emulated();
+      const std::string last = recent.empty()
+                                   ? std::string("nothing")
+                                   : std::string(emul::insn_name(recent.back().insn)) + " " + recent.back().operands;
+      std::printf("%s(\"abc\") ends in %s\n", std::string(shakedown::name(alg)).c_str(), last.c_str());
+      if (last.find(o.last_has) == std::string::npos) {
+        std::fprintf(stderr, "FAIL %s %s: a one-shot hash of \"abc\" ended in %s, without \"%s\"\n",
+                     h.library().c_str(), std::string(shakedown::name(alg)).c_str(), last.c_str(), o.last_has.c_str());
+        shakedown::test::charge_failure(shakedown::family_of(alg), o.backend);
+        shakedown::test::record_failure("third-party " + h.library() + " " + std::string(shakedown::name(alg)) + " " +
+                                        o.last_has);
+        ok = false;
+        continue;
+      }
     }
     shakedown::test::record("third-party", shakedown::family_of(alg), o.backend, h.library(), h.checked());
   }
