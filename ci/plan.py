@@ -75,6 +75,8 @@ def third_party_kit(row, facts):
     folder = os.path.join(facts.third_party, kit) if facts.third_party else ""
     if not folder or not os.path.isfile(os.path.join(folder, ".complete")):
         return None, f"no third-party kit {kit} here (ci/fetch-third-party {kit})"
+    if not os.path.isfile(os.path.join(folder, "loader")):  # a source kit: compiled into the program, no loader
+        return ("", ""), ""
     with open(os.path.join(folder, "loader"), encoding="utf-8") as f:
         return (os.path.join(folder, "root"), f.read().strip()), ""
 
@@ -86,6 +88,8 @@ def runner_of(row, facts):
         if kit is None:
             return None, why
         root, loader = kit
+        if not root:  # built into the program (a source kit): the row runs as any other
+            return runner_of(row.without("third-party"), facts)
         if row.runner == "native":
             if facts.cross:
                 return None, "a cross build has no native environment"

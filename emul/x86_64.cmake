@@ -68,3 +68,34 @@ endif()
 add_executable(shakedown_phe_selftest_probe tests/phe_selftest_probe.cc)
 target_link_libraries(shakedown_phe_selftest_probe PRIVATE shakedown_emul shakedown::testing
                       $<BUILD_INTERFACE:shakedown_warnings>)
+
+# The Linux kernel's PadLock hash code on the PadLock model (docs/third-party.md): drivers/crypto/padlock-sha.c and
+# lib/crypto/x86/sha256.h, kept from Debian's linux-source by ci/fetch-third-party (kit linux-forky-padlock), are
+# compiled unchanged into the third-party harness against tests/third_party/linux_kernel_shim.h, which every kernel
+# header they include stands for. Without the kit the program is not built and its rows are not registered.
+set(_linux_kit "${SHAKEDOWN_THIRD_PARTY_DIR}/linux-forky-padlock")
+if(SHAKEDOWN_BUILD_TESTS AND EXISTS "${_linux_kit}/.complete")
+  file(STRINGS "${_linux_kit}/.complete" _linux_source LIMIT_COUNT 1)  # "Debian forky linux-source-7.2 7.2.12-1 (...)"
+  string(REGEX REPLACE "^Debian [a-z]+ ([^ ]+ [^ ]+).*$" "\\1" _linux_source "${_linux_source}")
+  set(_linux_shim ${CMAKE_CURRENT_BINARY_DIR}/linux-shim)
+  foreach(_h asm/cpu_device_id.h asm/fpu/api.h crypto/internal/hash.h crypto/padlock.h crypto/sha1.h crypto/sha2.h
+             linux/cpufeature.h linux/err.h linux/kernel.h linux/module.h linux/static_call.h)
+    file(CONFIGURE OUTPUT ${_linux_shim}/${_h} CONTENT "#include \"linux_kernel_shim.h\"\n")
+  endforeach()
+  add_library(shakedown_linux_padlock STATIC tests/third_party/linux_padlock.c)
+  target_include_directories(shakedown_linux_padlock PRIVATE ${_linux_shim} ${CMAKE_CURRENT_SOURCE_DIR}/tests/third_party
+                             ${_linux_kit}/src)
+  # The kernel's code keeps its own style (-w: its warnings are not this build's); the markers around it need the
+  # functions in source order.
+  target_compile_options(shakedown_linux_padlock PRIVATE -fno-toplevel-reorder -w)
+  add_executable(shakedown_third_party_linux tests/third_party_openssl.cc)
+  target_compile_definitions(shakedown_third_party_linux PRIVATE SHAKEDOWN_THIRD_PARTY_LINUX
+                             SHAKEDOWN_LINUX_SOURCE="${_linux_source}")
+  target_include_directories(shakedown_third_party_linux PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/tests)
+  target_link_libraries(shakedown_third_party_linux PRIVATE shakedown_linux_padlock shakedown_emul
+                        shakedown_vectors_support shakedown_test_support $<BUILD_INTERFACE:shakedown_warnings>
+                        $<BUILD_INTERFACE:shakedown_test_code>)
+else()
+  message(STATUS "shakedown: no linux-forky-padlock kit in ${SHAKEDOWN_THIRD_PARTY_DIR} (ci/fetch-third-party): the "
+                 "Linux PadLock harness is not built")
+endif()

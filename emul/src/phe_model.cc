@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "sha_reference.h"
+#include "test_break.h"
 
 namespace shakedown::emul::detail {
 namespace {
@@ -18,6 +19,7 @@ struct Engine {
   std::uint64_t zhaoxin_write_bytes;
   std::uint64_t zhaoxin_strict_scratch_end;
   void (*compress)(unsigned char* state, const std::uint8_t* block);
+  Insn insn;  // the instruction kind (counters, SHAKEDOWN_EMUL_TEST_BREAK)
 };
 
 // State lives in a byte array so the three engines share one driver; words are native-endian (padlock.md §1.2.4).
@@ -40,9 +42,10 @@ void compress_sha512(unsigned char* state, const std::uint8_t* block) {
   std::memcpy(state, h, sizeof h);
 }
 
-constexpr Engine kSha1{64, 20, 32, 32, compress_sha1};  // 20 state bytes + 12 zero bytes (AlanSong 2025-06-16)
-constexpr Engine kSha256{64, 32, 32, 32, compress_sha256};
-constexpr Engine kSha512{128, 64, 64, kZhaoxinXsha512Buffer, compress_sha512};
+constexpr Engine kSha1{64,         20, 32, 32, compress_sha1,
+                       Insn::xsha1};  // 20 state bytes + 12 zero bytes (AlanSong 2025-06-16)
+constexpr Engine kSha256{64, 32, 32, 32, compress_sha256, Insn::xsha256};
+constexpr Engine kSha512{128, 64, 64, kZhaoxinXsha512Buffer, compress_sha512, Insn::xsha512};
 constexpr std::uint64_t kMaxBlock = 128;
 constexpr std::uint64_t kMaxState = 64;
 
@@ -69,11 +72,13 @@ struct StateBuffer {
   }
 
   void store() {
+    if (broken_by_test(e.insn)) words[0] ^= 1;  // test-only (test_break.h): the third-party suites must catch it
     std::memcpy(rdi, words, e.state_bytes);
     if (options.profile == PheProfile::zhaoxin) {
       // The XSHA1 tail zeroing that clobbered sha1_state.count (docs/isa/padlock.md §1.3 root cause 2).
       std::memset(rdi + e.state_bytes, 0, e.zhaoxin_write_bytes - e.state_bytes);
-      if (options.strict) std::memset(rdi + e.zhaoxin_write_bytes, kScratchPoison, e.zhaoxin_strict_scratch_end - e.zhaoxin_write_bytes);
+      if (options.strict)
+        std::memset(rdi + e.zhaoxin_write_bytes, kScratchPoison, e.zhaoxin_strict_scratch_end - e.zhaoxin_write_bytes);
       return;
     }
     // VIA: the microcode may use all 128 bytes (padlock.md §1.2.4). Strict models scratch use with poison; otherwise

@@ -35,6 +35,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -46,6 +47,9 @@
 #include "shakedown/algorithm.h"
 #include "shakedown/hex.h"
 #include "vector_files.h"
+#if defined(SHAKEDOWN_THIRD_PARTY_LINUX)
+#include "third_party/linux_padlock.h"
+#endif
 
 namespace {
 
@@ -77,7 +81,7 @@ void resolve(Evp& evp, F& fn, const char* name) {
   if (fn == nullptr) throw std::runtime_error(std::string("libcrypto has no ") + name + ": " + dlerror());
 }
 
-Evp load_libcrypto() {
+[[maybe_unused]] Evp load_libcrypto() {
   Evp evp;
   evp.handle = dlopen("libcrypto.so.3", RTLD_NOW | RTLD_GLOBAL);
   if (evp.handle == nullptr) throw std::runtime_error(std::string("cannot load libcrypto.so.3: ") + dlerror());
@@ -212,6 +216,8 @@ struct Options {
   std::vector<std::pair<std::string, emul::Insn>> kinds;
   std::vector<std::string> s390x_functions;  // OpenSSL's KIMD/KLMD query words to claim (s390x)
   std::string last_has;                      // a short one-shot hash's last emulated instruction must show this
+  std::string linux_path;                    // the Linux kernel's code: nano, c7 or lib
+  bool empty_gives_iv = false;               // the empty message's digest is the IV (Zhaoxin, Debian #1103397)
   bool absent = false;
 };
 
@@ -273,13 +279,17 @@ Options parse(int argc, char** argv) {
       for (const auto& f : split_list(value)) o.s390x_functions.push_back(f);
     else if (key == "last-has")
       o.last_has = value;
+    else if (key == "linux-path")
+      o.linux_path = value;
+    else if (arg == "empty-gives-iv")
+      o.empty_gives_iv = true;
     else if (arg == "absent")
       o.absent = true;
     else
       throw std::invalid_argument("unknown argument '" + std::string(arg) + "'");
   }
-  if (o.backend.empty() || o.version.empty() || o.algorithms.empty())
-    throw std::invalid_argument("backend=, version= and algorithms= are required");
+  if (o.backend.empty() || (o.version.empty() && o.linux_path.empty()) || o.algorithms.empty())
+    throw std::invalid_argument("backend=, version= (or linux-path=) and algorithms= are required");
   return o;
 }
 
@@ -302,28 +312,42 @@ const char* evp_name(Algorithm alg) {
   return "";
 }
 
-class Harness {
+// The third-party code under judgement: a library and the digest calls it offers.
+class Code {
  public:
-  Harness(Evp evp, Options options) : evp_(std::move(evp)), o_(std::move(options)) {
+  virtual ~Code() = default;
+  // "OpenSSL 3.6.5 (Debian libcrypto.so.3)": the name of every record of this run.
+  virtual const std::string& library() const = 0;
+  // Where the code lies (the emulated instructions must be inside) and what to call it in messages.
+  virtual bool contains(std::uintptr_t pc) const = 0;
+  virtual std::uintptr_t base() const = 0;
+  virtual const char* where() const = 0;
+  // msg's digest of out_len bytes, in updates of split bytes (0: one update).
+  virtual Bytes digest(Algorithm alg, const Bytes& msg, std::size_t out_len, std::size_t split) = 0;
+};
+
+class OpenSsl final : public Code {
+ public:
+  OpenSsl(Evp evp, const std::string& version) : evp_(std::move(evp)) {
     ctx_ = evp_.ctx_new();
     if (ctx_ == nullptr) throw std::runtime_error("EVP_MD_CTX_new failed");
     const char* v = evp_.version(0);  // OPENSSL_VERSION: "OpenSSL 3.6.5 30 Sep 2026"
-    full_version_ = v ? v : "";
-    const std::string want = "OpenSSL " + o_.version;
-    if (full_version_.compare(0, want.size(), want) != 0)
-      throw std::runtime_error(evp_.path + " is \"" + full_version_ + "\", not " + want +
-                               "* (is the row's runner "
-                               "the kit's loader / sysroot? ci/fetch-third-party)");
-    // "OpenSSL 3.6.5 (Debian libcrypto.so.3)": the library and its version, the name of every record.
-    const auto second_blank = full_version_.find(' ', 8);
-    const std::string slash_base = evp_.path.substr(evp_.path.rfind('/') + 1);
-    library_ = full_version_.substr(0, second_blank) + " (Debian " + slash_base + ")";
+    const std::string full = v ? v : "";
+    const std::string want = "OpenSSL " + version;
+    if (full.compare(0, want.size(), want) != 0)
+      throw std::runtime_error(evp_.path + " is \"" + full + "\", not " + want +
+                               "* (is the row's runner the kit's loader / sysroot? ci/fetch-third-party)");
+    const std::string base_name = evp_.path.substr(evp_.path.rfind('/') + 1);
+    library_ = full.substr(0, full.find(' ', 8)) + " (Debian " + base_name + ")";
   }
-  ~Harness() { evp_.ctx_free(ctx_); }
+  ~OpenSsl() override { evp_.ctx_free(ctx_); }
 
-  const std::string& library() const { return library_; }
+  const std::string& library() const override { return library_; }
+  bool contains(std::uintptr_t pc) const override { return pc >= evp_.base && pc < evp_.end; }
+  std::uintptr_t base() const override { return evp_.base; }
+  const char* where() const override { return "libcrypto"; }
 
-  Bytes digest(Algorithm alg, const Bytes& msg, std::size_t out_len, std::size_t split) {
+  Bytes digest(Algorithm alg, const Bytes& msg, std::size_t out_len, std::size_t split) override {
     void* md = evp_.md_fetch(nullptr, evp_name(alg), nullptr);
     if (md == nullptr) throw std::runtime_error(std::string("EVP_MD_fetch(") + evp_name(alg) + ") failed");
     Bytes out(out_len);
@@ -342,8 +366,76 @@ class Harness {
     return out;
   }
 
+ private:
+  Evp evp_;
+  void* ctx_ = nullptr;
+  std::string library_;
+};
+
+#if defined(SHAKEDOWN_THIRD_PARTY_LINUX)
+// The Linux kernel's PadLock SHA-256 code (tests/third_party/linux_padlock.c), one of its three paths.
+class LinuxPadlock final : public Code {
+ public:
+  explicit LinuxPadlock(const std::string& path) {
+    const char* what = nullptr;
+    if (path == "nano")
+      path_ = SHAKEDOWN_LINUX_NANO, what = "drivers/crypto/padlock-sha.c sha256-padlock-nano";
+    else if (path == "c7")
+      path_ = SHAKEDOWN_LINUX_C7, what = "drivers/crypto/padlock-sha.c sha256-padlock";
+    else if (path == "lib")
+      path_ = SHAKEDOWN_LINUX_LIB, what = "lib/crypto/x86/sha256.h sha256_blocks_phe";
+    else
+      throw std::invalid_argument("linux-path=: nano, c7 or lib, not '" + path + "'");
+    // SHAKEDOWN_LINUX_SOURCE: the kit's package and version, "linux-source-7.2 7.2.12-1" (emul/x86_64.cmake).
+    library_ = std::string("Linux ") + what + " (Debian " SHAKEDOWN_LINUX_SOURCE ")";
+  }
+  const std::string& library() const override { return library_; }
+  bool contains(std::uintptr_t pc) const override {
+    return pc >= shakedown_linux_code_begin_address() && pc < shakedown_linux_code_end_address();
+  }
+  std::uintptr_t base() const override { return shakedown_linux_code_begin_address(); }
+  const char* where() const override { return "the kernel's code"; }
+  Bytes digest(Algorithm alg, const Bytes& msg, std::size_t out_len, std::size_t split) override {
+    if (alg != Algorithm::sha256 && !(alg == Algorithm::sha224 && path_ == SHAKEDOWN_LINUX_LIB))
+      throw std::invalid_argument("the kernel's " + library_ + " does not hash " + std::string(shakedown::name(alg)));
+    Bytes out(out_len);
+    if (shakedown_linux_sha256(path_, alg == Algorithm::sha224, msg.data(), msg.size(), split, out.data()) != 0)
+      throw std::runtime_error(library_ + " returned an error");
+    return out;
+  }
+
+ private:
+  enum shakedown_linux_path path_ = SHAKEDOWN_LINUX_NANO;
+  std::string library_;
+};
+#endif
+
+class Harness {
+ public:
+  Harness(Code& code, Options options) : code_(code), o_(std::move(options)) {}
+
+  const std::string& library() const { return code_.library(); }
+  Bytes digest(Algorithm alg, const Bytes& msg, std::size_t out_len, std::size_t split) {
+    return code_.digest(alg, msg, out_len, split);
+  }
+  bool in_library(std::uintptr_t pc) const { return code_.contains(pc); }
+
   // One vector: the one-shot hash and every split. False (after printing why) when a digest is wrong.
-  bool check(Algorithm alg, const std::string& where, const Bytes& msg, const Bytes& expected) {
+  bool check(Algorithm alg, const std::string& where, const Bytes& msg, const Bytes& nist) {
+    // empty-gives-iv: on Zhaoxin's PHE a final-mode XSHA256 with RCX = 0 does nothing, so the kernel driver's
+    // SHA-256("") is the initial value (Debian #1103397, why Linux disabled the driver there); the model's
+    // zhaoxin profile must reproduce exactly that.
+    Bytes expected = nist;
+    if (o_.empty_gives_iv && msg.empty()) {
+      static constexpr std::uint8_t
+          kSha256Iv[32] = {0x6a, 0x09, 0xe6, 0x67, 0xbb, 0x67, 0xae, 0x85, 0x3c, 0x6e, 0xf3,
+                           0x72, 0xa5, 0x4f, 0xf5, 0x3a, 0x51, 0x0e, 0x52, 0x7f, 0x9b, 0x05,
+                           0x68, 0x8c, 0x1f, 0x83, 0xd9, 0xab, 0x5b, 0xe0, 0xcd, 0x19};  // FIPS 180-4 §5.3.3
+      if (alg != Algorithm::sha256) throw std::invalid_argument("empty-gives-iv is about SHA-256");
+      expected.assign(kSha256Iv, kSha256Iv + 32);
+      std::printf("%s: the empty message (%s) must give SHA-256's IV, not its digest\n", library().c_str(),
+                  where.c_str());
+    }
     for (std::size_t split : o_.splits) {
       const emul::Counters before = emul::counters();
       const Bytes got = digest(alg, msg, expected.size(), split);
@@ -360,7 +452,7 @@ class Harness {
       std::fprintf(stderr,
                    "FAIL %s %s on the model: %s (%zu-byte message, %s): digest %s, expected %s; the model emulated "
                    "for it:%s\n",
-                   library_.c_str(), std::string(shakedown::name(alg)).c_str(), where.c_str(), msg.size(),
+                   library().c_str(), std::string(shakedown::name(alg)).c_str(), where.c_str(), msg.size(),
                    split == 0 ? "one update" : ("updates of " + std::to_string(split) + " bytes").c_str(),
                    shakedown::to_hex(got).c_str(), shakedown::to_hex(expected).c_str(),
                    used.empty() ? " nothing (OpenSSL did not use the model)" : used.c_str());
@@ -368,18 +460,16 @@ class Harness {
       for (std::size_t i = recent.size() > 4 ? recent.size() - 4 : 0; i < recent.size(); ++i) {
         const emul::EmulatedInsn& e = recent[i];
         std::fprintf(stderr, "  emulated last: %s %s at %s+0x%zx\n", std::string(emul::insn_name(e.insn)).c_str(),
-                     e.operands.c_str(), in_library(e.pc) ? "libcrypto" : "OUTSIDE libcrypto 0",
-                     static_cast<std::size_t>(in_library(e.pc) ? e.pc - evp_.base : e.pc));
+                     e.operands.c_str(), in_library(e.pc) ? code_.where() : "OUTSIDE the third-party code, 0",
+                     static_cast<std::size_t>(in_library(e.pc) ? e.pc - code_.base() : e.pc));
       }
       shakedown::test::charge_failure(shakedown::family_of(alg), o_.backend);
-      shakedown::test::record_failure("third-party " + library_ + " " + std::string(shakedown::name(alg)) + " " +
+      shakedown::test::record_failure("third-party " + library() + " " + std::string(shakedown::name(alg)) + " " +
                                       where);
       return false;
     }
     return true;
   }
-
-  bool in_library(std::uintptr_t pc) const { return pc >= evp_.base && pc < evp_.end; }
 
   // SHAVS §6.4 (SHA-2) and SHA3VS §6.2.3 (SHA-3) Monte Carlo, the first `checkpoints` checkpoints.
   bool monte(Algorithm alg, const std::string& path) {
@@ -412,11 +502,11 @@ class Harness {
       ++checked_;
       return true;
     }
-    std::fprintf(stderr, "FAIL %s %s on the model: Monte Carlo %s: %s, expected %s\n", library_.c_str(),
+    std::fprintf(stderr, "FAIL %s %s on the model: Monte Carlo %s: %s, expected %s\n", library().c_str(),
                  std::string(shakedown::name(alg)).c_str(), where.c_str(), shakedown::to_hex(got).c_str(),
                  shakedown::to_hex(expected).c_str());
     shakedown::test::charge_failure(shakedown::family_of(alg), o_.backend);
-    shakedown::test::record_failure("third-party " + library_ + " " + std::string(shakedown::name(alg)) + " " + where);
+    shakedown::test::record_failure("third-party " + library() + " " + std::string(shakedown::name(alg)) + " " + where);
     return false;
   }
 
@@ -424,10 +514,8 @@ class Harness {
   void reset_checked() { checked_ = 0; }
 
  private:
-  Evp evp_;
+  Code& code_;
   Options o_;
-  void* ctx_ = nullptr;
-  std::string full_version_, library_;
   std::uint64_t checked_ = 0;
 };
 
@@ -492,6 +580,10 @@ int expect_sigill(Harness& h, const Options& o) {
 int run(int argc, char** argv) {
   const Options o = parse(argc, argv);
   const std::string model = emul::install_from_environment();
+  std::unique_ptr<Code> code;
+#if defined(SHAKEDOWN_THIRD_PARTY_LINUX)
+  code = std::make_unique<LinuxPadlock>(o.linux_path);
+#else
   Evp evp = load_libcrypto();
   if (!o.s390x_functions.empty()) {
 #if defined(__s390x__)
@@ -500,7 +592,9 @@ int run(int argc, char** argv) {
     throw std::invalid_argument("s390x-functions= is for s390x builds");
 #endif
   }
-  Harness h(std::move(evp), o);
+  code = std::make_unique<OpenSsl>(std::move(evp), o.version);
+#endif
+  Harness h(*code, o);
   if (o.absent) return expect_sigill(h, o);
   if (model.empty()) {
     std::fprintf(stderr, "no model installed (SHAKEDOWN_EMULATE is empty): nothing to judge\n");
@@ -537,7 +631,7 @@ int run(int argc, char** argv) {
           stderr, "FAIL %s %s: %s%s%s\n", h.library().c_str(), std::string(shakedown::name(alg)).c_str(),
           missing.empty() ? "" : ("the model emulated no" + missing + " for it: OpenSSL took another path").c_str(),
           missing.empty() || outside.empty() ? "" : "; ",
-          outside.empty() ? "" : (outside + " was emulated outside libcrypto").c_str());
+          outside.empty() ? "" : (outside + " was emulated outside " + code->where()).c_str());
       shakedown::test::charge_failure(shakedown::family_of(alg), o.backend);
       shakedown::test::record_failure("third-party " + h.library() + " " + std::string(shakedown::name(alg)) + " path");
       ok = false;
