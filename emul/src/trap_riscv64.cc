@@ -21,7 +21,7 @@ namespace {
 // then the first record header {magic, size}. Linux's setup_sigcontext writes the V record first when the
 // task has V state, then END_MAGIC (0). Spelled out here because Debian 12's kernel headers (6.1) predate it.
 constexpr std::uint32_t kRiscvVMagic = 0x53465457;
-constexpr std::size_t kReservedOffset = 129 * 4;         // from the start of the FP state union
+constexpr std::size_t kReservedOffset = 129 * 4;  // from the start of the FP state union
 constexpr std::size_t kFirstHeaderOffset = 129 * 4 + 4;
 struct CtxHeader {
   std::uint32_t magic;
@@ -81,6 +81,7 @@ void write_live_vstart(unsigned long vstart) { __asm__ volatile("csrw 0x008, %0"
 // One register per move: a whole-register store/load (vs1r.v / vl1re8.v) names its register in the encoding, so
 // each of the 32 gets its own case. Moving only the registers the instruction uses (zvk_register_use) keeps a
 // trap's cost independent of VLEN; dumping all 32 cost 4 x 8 KiB of copies per trap at VLEN 1024 under QEMU.
+// clang-format off
 #define SHAKEDOWN_EACH_VREG(X)                                                                                   \
   X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) X(16) X(17) X(18) X(19) \
   X(20) X(21) X(22) X(23) X(24) X(25) X(26) X(27) X(28) X(29) X(30) X(31)
@@ -101,6 +102,7 @@ void load_live_register(unsigned reg, const std::uint8_t* in) {
   }
 }
 #undef SHAKEDOWN_EACH_VREG
+// clang-format on
 void store_live_registers(std::uint32_t which, std::uint8_t* file, std::size_t vlenb) {
   for (unsigned r = 0; r < 32; ++r)
     if ((which >> r) & 1) store_live_register(r, file + r * vlenb);
@@ -147,6 +149,10 @@ TrapResult emulate_trap(ucontext_t& uc, const Options& options) noexcept {
     }
   }
   const unsigned long vstart_before = state.vstart;
+  // "vd=v4, vs2=v8, vs1/rs1=12 (e32, vlmul 0, vl 4)": the register fields and the vector state it ran under.
+  result.operands.put("vd=v").dec((word >> 7) & 31).put(", vs2=v").dec((word >> 20) & 31).put(", vs1/rs1=");
+  result.operands.dec((word >> 15) & 31).put(" (e").dec(8u << ((state.vtype >> 3) & 7)).put(", vlmul ");
+  result.operands.dec(state.vtype & 7).put(", vl ").dec(state.vl).put(")");
   const ZvkStep step = run_zvk(word, state, options);
   if (step.outcome != ZvkOutcome::completed) {
     if (frame.at == nullptr) write_live_vstart(vstart_before);  // registers untouched; vstart as it was

@@ -3,7 +3,8 @@
 // A model and a backend that share one misreading of the manual pass our suites together; OpenSSL's code does not
 // share it (docs/third-party.md).
 //
-//   shakedown_third_party_openssl backend=x86_64/sha512ni version=3.6. algorithms=sha512+sha384 files=short+long
+//   shakedown_third_party_openssl backend=x86_64/sha512ni|sha256:riscv64/zvknha+sha512:riscv64/zvknhb version=3.6.
+//   algorithms=sha512+sha384 files=short+long
 //       [splits=1+127+128+129] [monte=N] [kinds=vsha512rnds2+sha3-:klmd_sha3] [absent]
 //       [s390x-functions=sha256+sha512+sha3+msa12] [last-has=NIP]
 // (lists are '+'-separated: a matrix row's args= are comma-separated; a kind PREFIX:KIND is required only of the
@@ -206,7 +207,20 @@ void claim_s390x_functions(const Evp& evp, const std::vector<std::string>& funct
 #endif
 
 struct Options {
-  std::string backend;
+  std::string backend;  // the backend the model stands in for: one name, or FAMILY:NAME+FAMILY:NAME
+
+  // The backend of one family: "riscv64/zvknha" for sha256 out of "sha256:riscv64/zvknha+sha512:riscv64/zvknhb".
+  std::string backend_of(shakedown::Family family) const {
+    if (backend.find(':') == std::string::npos) return backend;
+    const std::string want = std::string(shakedown::name(family)) + ":";
+    std::string_view rest = backend;
+    while (!rest.empty()) {
+      const std::string_view item = rest.substr(0, rest.find('+'));
+      if (item.substr(0, want.size()) == want) return std::string(item.substr(want.size()));
+      rest.remove_prefix(std::min(rest.size(), item.size() + 1));
+    }
+    throw std::invalid_argument("backend=" + backend + " names no backend of " + std::string(shakedown::name(family)));
+  }
   std::string version;
   std::vector<Algorithm> algorithms;
   bool short_msg = false, long_msg = false, variable_out = false;
@@ -463,7 +477,7 @@ class Harness {
                      e.operands.c_str(), in_library(e.pc) ? code_.where() : "OUTSIDE the third-party code, 0",
                      static_cast<std::size_t>(in_library(e.pc) ? e.pc - code_.base() : e.pc));
       }
-      shakedown::test::charge_failure(shakedown::family_of(alg), o_.backend);
+      shakedown::test::charge_failure(shakedown::family_of(alg), o_.backend_of(shakedown::family_of(alg)));
       shakedown::test::record_failure("third-party " + library() + " " + std::string(shakedown::name(alg)) + " " +
                                       where);
       return false;
@@ -505,7 +519,7 @@ class Harness {
     std::fprintf(stderr, "FAIL %s %s on the model: Monte Carlo %s: %s, expected %s\n", library().c_str(),
                  std::string(shakedown::name(alg)).c_str(), where.c_str(), shakedown::to_hex(got).c_str(),
                  shakedown::to_hex(expected).c_str());
-    shakedown::test::charge_failure(shakedown::family_of(alg), o_.backend);
+    shakedown::test::charge_failure(shakedown::family_of(alg), o_.backend_of(shakedown::family_of(alg)));
     shakedown::test::record_failure("third-party " + library() + " " + std::string(shakedown::name(alg)) + " " + where);
     return false;
   }
@@ -632,7 +646,7 @@ int run(int argc, char** argv) {
           missing.empty() ? "" : ("the model emulated no" + missing + " for it: OpenSSL took another path").c_str(),
           missing.empty() || outside.empty() ? "" : "; ",
           outside.empty() ? "" : (outside + " was emulated outside " + code->where()).c_str());
-      shakedown::test::charge_failure(shakedown::family_of(alg), o.backend);
+      shakedown::test::charge_failure(shakedown::family_of(alg), o.backend_of(shakedown::family_of(alg)));
       shakedown::test::record_failure("third-party " + h.library() + " " + std::string(shakedown::name(alg)) + " path");
       ok = false;
       continue;
@@ -649,14 +663,15 @@ int run(int argc, char** argv) {
       if (last.find(o.last_has) == std::string::npos) {
         std::fprintf(stderr, "FAIL %s %s: a one-shot hash of \"abc\" ended in %s, without \"%s\"\n",
                      h.library().c_str(), std::string(shakedown::name(alg)).c_str(), last.c_str(), o.last_has.c_str());
-        shakedown::test::charge_failure(shakedown::family_of(alg), o.backend);
+        shakedown::test::charge_failure(shakedown::family_of(alg), o.backend_of(shakedown::family_of(alg)));
         shakedown::test::record_failure("third-party " + h.library() + " " + std::string(shakedown::name(alg)) + " " +
                                         o.last_has);
         ok = false;
         continue;
       }
     }
-    shakedown::test::record("third-party", shakedown::family_of(alg), o.backend, h.library(), h.checked());
+    shakedown::test::record("third-party", shakedown::family_of(alg), o.backend_of(shakedown::family_of(alg)),
+                            h.library(), h.checked());
   }
   std::printf("%s\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;
