@@ -82,6 +82,34 @@ void resolve(Evp& evp, F& fn, const char* name) {
   if (fn == nullptr) throw std::runtime_error(std::string("libcrypto has no ") + name + ": " + dlerror());
 }
 
+// The PT_LOAD segments of the loaded object whose load address is `base` (dladdr's dli_fbase: the lowest mapped
+// address, which is the load bias for a shared object linked at 0, as Debian's are).
+struct Segment {
+  std::uintptr_t lo, hi;
+  bool writable, executable;
+};
+std::vector<Segment> segments_of(const void* base, const std::string& path) {
+  struct Search {
+    const void* base;
+    std::vector<Segment> found;
+  } search{base, {}};
+  dl_iterate_phdr(
+      [](dl_phdr_info* obj, std::size_t, void* data) {
+        auto* s = static_cast<Search*>(data);
+        if (reinterpret_cast<const void*>(obj->dlpi_addr) != s->base) return 0;
+        for (int i = 0; i < obj->dlpi_phnum; ++i) {
+          const auto& ph = obj->dlpi_phdr[i];
+          if (ph.p_type != PT_LOAD) continue;
+          const std::uintptr_t lo = obj->dlpi_addr + ph.p_vaddr;
+          s->found.push_back({lo, lo + ph.p_memsz, (ph.p_flags & PF_W) != 0, (ph.p_flags & PF_X) != 0});
+        }
+        return 1;
+      },
+      &search);
+  if (search.found.empty()) throw std::runtime_error("no program headers found for " + path);
+  return search.found;
+}
+
 [[maybe_unused]] Evp load_libcrypto() {
   Evp evp;
   evp.handle = dlopen("libcrypto.so.3", RTLD_NOW | RTLD_GLOBAL);
@@ -99,30 +127,12 @@ void resolve(Evp& evp, F& fn, const char* name) {
   if (dladdr(reinterpret_cast<void*>(evp.update), &info) == 0 || info.dli_fname == nullptr)
     throw std::runtime_error("dladdr cannot place EVP_DigestUpdate");
   evp.path = info.dli_fname;
-  struct Range {
-    const void* base;
-    std::uintptr_t lo = UINTPTR_MAX, hi = 0;
-  } range{info.dli_fbase};
-  dl_iterate_phdr(
-      [](dl_phdr_info* obj, std::size_t, void* data) {
-        auto* r = static_cast<Range*>(data);
-        if (reinterpret_cast<const void*>(obj->dlpi_addr) != r->base) {
-          // dli_fbase is the lowest mapped address, dlpi_addr the load bias; they agree for a shared object
-          // linked at 0, which libcrypto is.
-          return 0;
-        }
-        for (int i = 0; i < obj->dlpi_phnum; ++i) {
-          if (obj->dlpi_phdr[i].p_type != PT_LOAD) continue;
-          const std::uintptr_t lo = obj->dlpi_addr + obj->dlpi_phdr[i].p_vaddr;
-          r->lo = std::min(r->lo, lo);
-          r->hi = std::max(r->hi, lo + obj->dlpi_phdr[i].p_memsz);
-        }
-        return 1;
-      },
-      &range);
-  if (range.hi == 0) throw std::runtime_error("no program headers found for " + evp.path);
-  evp.base = range.lo;
-  evp.end = range.hi;
+  const std::vector<Segment> segments = segments_of(info.dli_fbase, evp.path);
+  evp.base = UINTPTR_MAX;
+  for (const Segment& g : segments) {
+    evp.base = std::min(evp.base, g.lo);
+    evp.end = std::max(evp.end, g.hi);
+  }
   return evp;
 }
 
@@ -151,28 +161,14 @@ void claim_s390x_functions(const Evp& evp, const std::vector<std::string>& funct
       asm volatile(".insn rre,0xb93f0000,%%r0,%%r2" : "+d"(r2), "+d"(r3) : "d"(r0), "a"(r1) : "cc", "memory");
   }
   std::vector<std::uint64_t*> found;
-  struct Search {
-    std::uintptr_t lo, hi;
-    std::vector<std::pair<std::uintptr_t, std::uintptr_t>> writable;
-  } search{evp.base, evp.end, {}};
-  dl_iterate_phdr(
-      [](dl_phdr_info* obj, std::size_t, void* data) {
-        auto* s = static_cast<Search*>(data);
-        for (int i = 0; i < obj->dlpi_phnum; ++i) {
-          const auto& ph = obj->dlpi_phdr[i];
-          const std::uintptr_t lo = obj->dlpi_addr + ph.p_vaddr;
-          if (ph.p_type == PT_LOAD && (ph.p_flags & PF_W) && lo >= s->lo && lo < s->hi)
-            s->writable.emplace_back(lo, lo + ph.p_memsz);
-        }
-        return 0;
-      },
-      &search);
-  for (const auto& [lo, hi] : search.writable)
-    for (std::uintptr_t a = (lo + 7) & ~std::uintptr_t{7}; a + 64 <= hi; a += 8) {
+  for (const Segment& g : segments_of(reinterpret_cast<const void*>(evp.base), evp.path)) {
+    if (!g.writable) continue;
+    for (std::uintptr_t a = (g.lo + 7) & ~std::uintptr_t{7}; a + 64 <= g.hi; a += 8) {
       auto* v = reinterpret_cast<std::uint64_t*>(a);
       if (v[0] == stfle[0] && v[4] == kimd[0] && v[5] == kimd[1] && v[6] == klmd[0] && v[7] == klmd[1])
         found.push_back(v);
     }
+  }
   if (found.size() != 1)
     throw std::runtime_error("OpenSSL's s390x capability vector: " + std::to_string(found.size()) +
                              " candidates in libcrypto's data, not one");
@@ -231,6 +227,7 @@ struct Options {
   std::vector<std::string> s390x_functions;  // OpenSSL's KIMD/KLMD query words to claim (s390x)
   std::string last_has;                      // a short one-shot hash's last emulated instruction must show this
   std::string linux_path;                    // the Linux kernel's code: nano, c7 or lib
+  std::string padlock_engine;                // OpenSSL's PadLock engine code: blocks or oneshot
   bool empty_gives_iv = false;               // the empty message's digest is the IV (Zhaoxin, Debian #1103397)
   bool absent = false;
 };
@@ -295,6 +292,8 @@ Options parse(int argc, char** argv) {
       o.last_has = value;
     else if (key == "linux-path")
       o.linux_path = value;
+    else if (key == "padlock-engine")
+      o.padlock_engine = value;
     else if (arg == "empty-gives-iv")
       o.empty_gives_iv = true;
     else if (arg == "absent")
@@ -385,6 +384,142 @@ class OpenSsl final : public Code {
   void* ctx_ = nullptr;
   std::string library_;
 };
+
+#if defined(__x86_64__) && !defined(SHAKEDOWN_THIRD_PARTY_LINUX)
+// OpenSSL's PadLock engine (engines-3/padlock.so, assembled from engines/asm/e_padlock-x86_64.pl) carries
+// padlock_sha1/sha256_oneshot, padlock_sha1/sha256_blocks and padlock_sha512_blocks, which its C code never
+// registers and the object does not export. Each is found by its code: the entry "mov %rdx,%rcx; mov %rdi,%rdx"
+// (48 89 d1 48 89 fa) at most 64 bytes before the XSHA instruction, RAX set to 0 (xor, 48 31 c0: one-shot), to -1
+// (48 c7 c0 ff ff ff ff: blocks) or not at all (XSHA512) between them; exactly one of each, or the run fails.
+// Called as the engine's C would: (state, input, blocks or bytes); the state is native-endian words.
+class OpenSslPadlock final : public Code {
+ public:
+  OpenSslPadlock(const Evp& evp, const std::string& version, const std::string& mode) {
+    OpenSsl check(evp, version);  // the same version test as the library's
+    const std::string path = evp.path.substr(0, evp.path.rfind('/')) + "/engines-3/padlock.so";
+    void* handle = dlopen(path.c_str(), RTLD_NOW);
+    if (handle == nullptr) throw std::runtime_error("cannot load " + path + ": " + dlerror());
+    void* bind = dlsym(handle, "bind_engine");
+    Dl_info info{};
+    if (bind == nullptr || dladdr(bind, &info) == 0) throw std::runtime_error(path + " has no bind_engine");
+    base_ = UINTPTR_MAX;
+    for (const Segment& g : segments_of(info.dli_fbase, path)) {
+      base_ = std::min(base_, g.lo);
+      end_ = std::max(end_, g.hi);
+      if (g.executable) find_functions(g);
+    }
+    if (!sha256_oneshot_ || !sha256_blocks_ || !sha512_blocks_)
+      throw std::runtime_error(path +
+                               ": padlock_sha256_oneshot, padlock_sha256_blocks or padlock_sha512_blocks "
+                               "not found by their code");
+    if (mode != "blocks" && mode != "oneshot")
+      throw std::invalid_argument("padlock-engine=: blocks or oneshot, not '" + mode + "'");
+    oneshot_ = mode == "oneshot";
+    library_ = check.library().substr(0, check.library().find(" (")) + " engines-3/padlock.so " +
+               (oneshot_ ? "padlock_sha256_oneshot" : "padlock_sha256_blocks + padlock_sha512_blocks") +
+               " (Debian libssl3t64)";
+  }
+  const std::string& library() const override { return library_; }
+  bool contains(std::uintptr_t pc) const override { return pc >= base_ && pc < end_; }
+  std::uintptr_t base() const override { return base_; }
+  const char* where() const override { return "padlock.so"; }
+
+  Bytes digest(Algorithm alg, const Bytes& msg, std::size_t out_len, std::size_t split) override {
+    static_cast<void>(split);  // the engine's functions take whole messages or whole blocks: framing is ours
+    const bool wide = shakedown::family_of(alg) == shakedown::Family::sha512;
+    if (shakedown::family_of(alg) == shakedown::Family::keccak || (wide && oneshot_))
+      throw std::invalid_argument(library_ + " does not hash " + std::string(shakedown::name(alg)));
+    // FIPS 180-4 §5.3 initial values, as native words (what the engine's functions take and return).
+    alignas(16) std::uint64_t state[8];
+    initial_value(alg, state);
+    if (oneshot_) {
+      sha256_oneshot_(state, msg.data(), msg.size());
+    } else {
+      const std::size_t block = wide ? 128 : 64, length_bytes = wide ? 16 : 8;
+      const std::size_t whole = msg.size() / block;
+      if (whole > 0) (wide ? sha512_blocks_ : sha256_blocks_)(state, msg.data(), whole);
+      Bytes tail(msg.begin() + static_cast<std::ptrdiff_t>(whole * block), msg.end());
+      tail.push_back(0x80);
+      while (tail.size() % block != block - length_bytes) tail.push_back(0);
+      const std::uint64_t bits = static_cast<std::uint64_t>(msg.size()) * 8;
+      for (std::size_t i = 0; i < length_bytes; ++i)
+        tail.push_back(i + 8 < length_bytes ? 0 : static_cast<std::uint8_t>(bits >> (8 * (length_bytes - 1 - i))));
+      (wide ? sha512_blocks_ : sha256_blocks_)(state, tail.data(), tail.size() / block);
+    }
+    Bytes out(out_len);
+    for (std::size_t i = 0; i < out_len; ++i)
+      out[i] =
+          wide ? static_cast<std::uint8_t>(state[i / 8] >> (56 - 8 * (i % 8)))
+               : static_cast<std::uint8_t>(reinterpret_cast<const std::uint32_t*>(state)[i / 4] >> (24 - 8 * (i % 4)));
+    return out;
+  }
+
+ private:
+  using Fn = void (*)(void* state, const void* input, std::size_t n);
+
+  void find_functions(const Segment& text) {
+    const auto* code = reinterpret_cast<const std::uint8_t*>(text.lo);
+    const std::size_t size = text.hi - text.lo;
+    static constexpr std::uint8_t kEntry[6] = {0x48, 0x89, 0xd1, 0x48, 0x89, 0xfa};
+    static constexpr std::uint8_t kRaxZero[3] = {0x48, 0x31, 0xc0};
+    static constexpr std::uint8_t kRaxAllOnes[7] = {0x48, 0xc7, 0xc0, 0xff, 0xff, 0xff, 0xff};
+    const auto has = [&](std::size_t from, std::size_t to, const std::uint8_t* bytes, std::size_t n) {
+      for (std::size_t i = from; i + n <= to; ++i)
+        if (std::memcmp(code + i, bytes, n) == 0) return true;
+      return false;
+    };
+    for (std::size_t at = 64; at + 4 <= size; ++at) {
+      if (code[at] != 0xf3 || code[at + 1] != 0x0f || code[at + 2] != 0xa6) continue;
+      std::size_t entry = at;
+      for (std::size_t back = 6; back <= 64 && entry == at; ++back)
+        if (std::memcmp(code + at - back, kEntry, sizeof kEntry) == 0) entry = at - back;
+      if (entry == at) continue;
+      const bool zero = has(entry, at, kRaxZero, sizeof kRaxZero);
+      const bool ones = has(entry, at, kRaxAllOnes, sizeof kRaxAllOnes);
+      Fn fn = reinterpret_cast<Fn>(const_cast<std::uint8_t*>(code + entry));
+      Fn* slot = code[at + 3] == 0xd0 && zero && !ones    ? &sha256_oneshot_
+                 : code[at + 3] == 0xd0 && ones && !zero  ? &sha256_blocks_
+                 : code[at + 3] == 0xe0 && !zero && !ones ? &sha512_blocks_
+                                                          : nullptr;
+      if (slot == nullptr) continue;  // XSHA1
+      if (*slot != nullptr) throw std::runtime_error("padlock.so: two candidates for one PadLock hash function");
+      *slot = fn;
+    }
+  }
+
+  // FIPS 180-4 §5.3.2-§5.3.6: SHA-224, SHA-256 (32-bit words), SHA-384, SHA-512, SHA-512/224, SHA-512/256.
+  static void initial_value(Algorithm alg, std::uint64_t state[8]) {
+    static constexpr std::uint32_t k32[2][8] = {
+        {0xc1059ed8, 0x367cd507, 0x3070dd17, 0xf70e5939, 0xffc00b31, 0x68581511, 0x64f98fa7, 0xbefa4fa4},
+        {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19}};
+    static constexpr std::uint64_t k64[4][8] = {
+        {0xcbbb9d5dc1059ed8, 0x629a292a367cd507, 0x9159015a3070dd17, 0x152fecd8f70e5939, 0x67332667ffc00b31,
+         0x8eb44a8768581511, 0xdb0c2e0d64f98fa7, 0x47b5481dbefa4fa4},
+        {0x6a09e667f3bcc908, 0xbb67ae8584caa73b, 0x3c6ef372fe94f82b, 0xa54ff53a5f1d36f1, 0x510e527fade682d1,
+         0x9b05688c2b3e6c1f, 0x1f83d9abfb41bd6b, 0x5be0cd19137e2179},
+        {0x8c3d37c819544da2, 0x73e1996689dcd4d6, 0x1dfab7ae32ff9c82, 0x679dd514582f9fcf, 0x0f6d2b697bd44da8,
+         0x77e36f7304c48942, 0x3f9d85a86a1d36c8, 0x1112e6ad91d692a1},
+        {0x22312194fc2bf72c, 0x9f555fa3c84c64c2, 0x2393b86b6f53b151, 0x963877195940eabd, 0x96283ee2a88effe3,
+         0xbe5e1e2553863992, 0x2b0199fc2c85b8aa, 0x0eb72ddc81c52ca2}};
+    const Algorithm order[6] = {Algorithm::sha224, Algorithm::sha256,     Algorithm::sha384,
+                                Algorithm::sha512, Algorithm::sha512_224, Algorithm::sha512_256};
+    for (int i = 0; i < 6; ++i) {
+      if (order[i] != alg) continue;
+      if (i < 2)
+        std::memcpy(state, k32[i], sizeof k32[i]);
+      else
+        std::memcpy(state, k64[i - 2], sizeof k64[i - 2]);
+      return;
+    }
+    throw std::invalid_argument("no SHA-2 initial value for " + std::string(shakedown::name(alg)));
+  }
+
+  Fn sha256_oneshot_ = nullptr, sha256_blocks_ = nullptr, sha512_blocks_ = nullptr;
+  bool oneshot_ = false;
+  std::uintptr_t base_ = 0, end_ = 0;
+  std::string library_;
+};
+#endif
 
 #if defined(SHAKEDOWN_THIRD_PARTY_LINUX)
 // The Linux kernel's PadLock SHA-256 code (tests/third_party/linux_padlock.c), one of its three paths.
@@ -606,7 +741,15 @@ int run(int argc, char** argv) {
     throw std::invalid_argument("s390x-functions= is for s390x builds");
 #endif
   }
-  code = std::make_unique<OpenSsl>(std::move(evp), o.version);
+  if (!o.padlock_engine.empty()) {
+#if defined(__x86_64__)
+    code = std::make_unique<OpenSslPadlock>(evp, o.version, o.padlock_engine);
+#else
+    throw std::invalid_argument("padlock-engine= is for x86-64 builds");
+#endif
+  } else {
+    code = std::make_unique<OpenSsl>(std::move(evp), o.version);
+  }
 #endif
   Harness h(*code, o);
   if (o.absent) return expect_sigill(h, o);
