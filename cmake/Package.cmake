@@ -13,12 +13,18 @@ install(TARGETS shakedown EXPORT shakedownTargets
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/lib/include/shakedown DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT shakedownTargets NAMESPACE shakedown:: DESTINATION ${_cmakedir})
 
-# The library has no dependency of its own, so the config file only loads the targets. SameMajorVersion: a 0.x
-# consumer asking for 0.1 accepts 0.1.x and later 0.y, as CMake defines it; docs/abi.md says what 0.x promises.
+# The library has no dependency of its own, so the config file only loads the targets. Compatibility follows the
+# SONAME (lib/CMakeLists.txt, docs/abi.md): while MAJOR is 0 every 0.MINOR may break the interface, so
+# find_package(shakedown 0.1) accepts 0.1.x only (SameMinorVersion), not 0.2; from 1.0 on, SameMajorVersion.
+if(PROJECT_VERSION_MAJOR EQUAL 0)
+  set(_compatibility SameMinorVersion)
+else()
+  set(_compatibility SameMajorVersion)
+endif()
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/shakedownConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/package/shakedownConfig.cmake INSTALL_DESTINATION ${_cmakedir})
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/package/shakedownConfigVersion.cmake
-                                 VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)
+                                 VERSION ${PROJECT_VERSION} COMPATIBILITY ${_compatibility})
 install(FILES ${PROJECT_BINARY_DIR}/package/shakedownConfig.cmake
               ${PROJECT_BINARY_DIR}/package/shakedownConfigVersion.cmake DESTINATION ${_cmakedir})
 

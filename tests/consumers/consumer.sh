@@ -25,7 +25,11 @@ check_digest() {
   echo "$1: $out (FIPS 180-2 B.1)"
 }
 quiet() { local log=$work/$mode.log; "$@" >"$log" 2>&1 || { cat "$log" >&2; fail "$* (log $log)"; }; }
-library() { find "$work/prefix-$1" \( -name "libshakedown.so.*.*" -o -name "libshakedown.a" \) -print -quit; }
+library() { find "$work/prefix-$1" \( -name "libshakedown.so.*.*.*" -o -name "libshakedown.a" \) -print -quit; }
+# MAJOR MINOR of project(shakedown VERSION ...).
+project_version() {
+  sed -n 's/^project(shakedown VERSION \([0-9]*\)\.\([0-9]*\)\..*/\1 \2/p' "$source_dir/CMakeLists.txt"
+}
 
 case $mode in
   install-static)
@@ -58,13 +62,24 @@ case $mode in
       grep -q "$work/prefix-shared/.*libshakedown.so" <<<"$loaded" ||
         fail "consumer does not load the installed .so:"$'\n'"$loaded"
     fi
-    # shakedownConfigVersion.cmake (SameMajorVersion): another major version is refused.
-    if "$cmake" -S "$source_dir/tests/consumers/find_package" -B "$dir-v1" "${generator[@]}" "${compilers[@]}" \
-         -DCMAKE_PREFIX_PATH="$work/prefix-$kind" -DSHAKEDOWN_WANT=1.0 >"$dir-v1.log" 2>&1; then
-      fail "find_package(shakedown 1.0) accepted an installed 0.x"
+    # shakedownConfigVersion.cmake (docs/abi.md): this MAJOR.MINOR is accepted (the build above asked for it);
+    # another major is refused, and while MAJOR is 0, so is another minor: every 0.MINOR may change the layout of
+    # types applications inline (0.2.0 did: sizeof(Hasher) 240 -> 368), so asking for 0.1 must not find 0.2.
+    read -r major minor < <(project_version)
+    refused=("$((major + 1)).0")
+    if [[ $major == 0 ]]; then
+      refused+=("0.$((minor + 1))")
+      ((minor == 0)) || refused+=("0.$((minor - 1))")
     fi
-    grep -q "is not compatible\|version: 0\." "$dir-v1.log" || { cat "$dir-v1.log"; fail "no version message"; }
-    echo "find_package(shakedown 1.0) refused, as SameMajorVersion says"
+    for want in "${refused[@]}"; do
+      if "$cmake" -S "$source_dir/tests/consumers/find_package" -B "$dir-v$want" "${generator[@]}" "${compilers[@]}" \
+           -DCMAKE_PREFIX_PATH="$work/prefix-$kind" -DSHAKEDOWN_WANT="$want" >"$dir-v$want.log" 2>&1; then
+        fail "find_package(shakedown $want) accepted the installed $major.$minor"
+      fi
+      grep -q "is not compatible\|version: $major\.$minor" "$dir-v$want.log" ||
+        { cat "$dir-v$want.log"; fail "no version message for $want"; }
+      echo "find_package(shakedown $want) refused; $major.$minor accepted"
+    done
     ;;
   add_subdirectory)
     # Neither GoogleTest nor OpenSSL nor Google Benchmark may be found: the defaults must not need them.
@@ -111,12 +126,19 @@ case $mode in
     ;;
   symbols)
     # The shared library's dynamic symbol table against the checked-in list (docs/abi.md): a missing public
-    # symbol or an extra one (an internal symbol leaking) fails, as does a SONAME that is not lib<name>.so.<major>.
+    # symbol or an extra one (an internal symbol leaking) fails, as does a SONAME other than lib/abi/soname.txt's,
+    # which must follow the policy: lib<name>.so.0.<minor> while MAJOR is 0 (each 0.MINOR may break the ABI), then
+    # lib<name>.so.<major>.
     so=$(library shared)
     [[ -n $so ]] || fail "no shared library in $work/prefix-shared"
     soname=$(readelf -d "$so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
-    major=$(sed -n 's/^project(shakedown VERSION \([0-9]*\)\..*/\1/p' "$source_dir/CMakeLists.txt")
-    [[ $soname == "libshakedown.so.$major" ]] || fail "SONAME '$soname', expected libshakedown.so.$major"
+    read -r major minor < <(project_version)
+    policy=libshakedown.so.$major
+    [[ $major != 0 ]] || policy=libshakedown.so.0.$minor
+    listed=$(grep -vE '^(#|$)' "$source_dir/lib/abi/soname.txt")
+    [[ $listed == "$policy" ]] || fail "lib/abi/soname.txt says '$listed'; version $major.$minor's SONAME is $policy"
+    [[ $soname == "$policy" ]] || fail "SONAME '$soname', expected $policy"
+    [[ -L $(dirname "$so")/$soname ]] || fail "no $soname link beside $so"
     nm -D --defined-only -C "$so" | sed -E 's/^[0-9a-f]+ [A-Za-z] //' | sort -u >"$work/exported.txt"
     grep -vE '^(#|$)' "$source_dir/lib/abi/exported_symbols.txt" | sort -u >"$work/expected.txt"
     tolerated=$(grep -vE '^(#|$)' "$source_dir/lib/abi/toolchain_symbols.txt" | paste -sd'|')
