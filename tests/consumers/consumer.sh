@@ -6,8 +6,9 @@
 #
 # Usage: consumer.sh MODE SOURCE_DIR WORK_DIR [BUILD_DIR]
 #   environment: CMAKE, CMAKE_GENERATOR, CC, CXX (the parent build's), PYTHON (optional)
-#   MODE: install-static (cmake --install BUILD_DIR), install-shared (a library-only shared build), find_package-static,
-#         find_package-shared, add_subdirectory, pkg_config (a C++ and a C program), symbols, ctypes
+#   MODE: install-static (cmake --install BUILD_DIR), install-shared (a shared build of the library and the CLI),
+#         find_package-static, find_package-shared, add_subdirectory, pkg_config (a C++ and a C program), symbols,
+#         ctypes, cli-shared (the shared install's bin/shakedown, in place and relocated)
 set -euo pipefail
 mode=$1 source_dir=$2 work=$3 build_dir=${4:-}
 abc_sha256=ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad  # FIPS 180-2 Appendix B.1
@@ -39,14 +40,36 @@ case $mode in
     [[ -n $(library static) ]] || fail "no libshakedown.a installed"
     ;;
   install-shared)
-    # The library alone, shared, from the same sources and compilers (the suites and tools are not rebuilt).
+    # The library shared, and the CLI that links it, from the same sources and compilers (the suites are not
+    # rebuilt), installed as a user would: into a prefix the loader does not search.
     rm -rf "$work/prefix-shared" "$work/build-shared"
     quiet "$cmake" -S "$source_dir" -B "$work/build-shared" "${generator[@]}" "${compilers[@]}" \
       -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBUILD_SHARED_LIBS=ON -DSHAKEDOWN_BUILD_TESTS=OFF \
-      -DSHAKEDOWN_BUILD_BENCH=OFF -DSHAKEDOWN_BUILD_TOOLS=OFF -DSHAKEDOWN_BUILD_EMUL=OFF
-    quiet "$cmake" --build "$work/build-shared" --target shakedown
+      -DSHAKEDOWN_BUILD_BENCH=OFF -DSHAKEDOWN_BUILD_TOOLS=ON -DSHAKEDOWN_BUILD_EMUL=OFF
+    quiet "$cmake" --build "$work/build-shared" --target shakedown shakedown_cli
     quiet "$cmake" --install "$work/build-shared" --prefix "$work/prefix-shared"
     [[ -n $(library shared) ]] || fail "no libshakedown.so installed"
+    [[ -x $work/prefix-shared/bin/shakedown ]] || fail "no bin/shakedown installed"
+    ;;
+  cli-shared)
+    # The installed CLI must start from its prefix, and from the prefix moved elsewhere: it finds the library
+    # relative to itself (RUNPATH $ORIGIN/../lib), never through LD_LIBRARY_PATH or the loader's system paths.
+    rm -rf "$work/relocated-shared"
+    cp -a "$work/prefix-shared" "$work/relocated-shared"
+    for prefix in "$work/prefix-shared" "$work/relocated-shared"; do
+      cli=$prefix/bin/shakedown
+      out=$(env -u LD_LIBRARY_PATH "$cli" backends 2>&1) || fail "$cli backends exited $?: $out"
+      out=$(printf abc | env -u LD_LIBRARY_PATH "$cli" sum -a sha256) || fail "$cli sum exited $?"
+      [[ $out == "$abc_sha256  -" ]] || fail "$cli sum printed '$out'"
+      loaded=$(env -u LD_LIBRARY_PATH ldd "$cli") || fail "ldd $cli exited $?"
+      so=$(sed -n 's/^\s*libshakedown\.so[^ ]* => \([^ ]*\) .*/\1/p' <<<"$loaded")
+      [[ -n $so && $(realpath "$so") == "$(realpath "$prefix")"/lib/* ]] ||
+        fail "$cli does not load its own prefix's library:"$'\n'"$loaded"
+      echo "$cli: starts, SHA-256(abc) right, loads $prefix's libshakedown"
+    done
+    runpath=$(readelf -d "$work/prefix-shared/bin/shakedown" | sed -n 's/.*(RUNPATH).*\[\(.*\)\]/\1/p')
+    [[ $runpath == '$ORIGIN/'* ]] || fail "RUNPATH '$runpath' is not relative to the binary"
+    echo "RUNPATH $runpath"
     ;;
   find_package-static | find_package-shared)
     kind=${mode#find_package-} dir=$work/find_package-$kind
