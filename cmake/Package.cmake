@@ -35,5 +35,19 @@ if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}" OR IS_ABSOLUTE "${CMAKE_INSTALL_INCLUDE
 endif()
 file(RELATIVE_PATH SHAKEDOWN_PC_TO_PREFIX /prefix/${_pcdir} /prefix)
 string(REGEX REPLACE "/$" "" SHAKEDOWN_PC_TO_PREFIX "${SHAKEDOWN_PC_TO_PREFIX}")
+# The C++ runtime (SHAKEDOWN_CXX_RUNTIME, lib/CMakeLists.txt) and libm: in Libs for the static library, so that a C
+# program linked with `pkg-config --libs shakedown` links (no --static needed); Libs.private for the shared one,
+# which records them itself.
+set(_runtime -lm)
+if(SHAKEDOWN_CXX_RUNTIME)
+  set(_runtime "-l${SHAKEDOWN_CXX_RUNTIME} -lm")
+endif()
+if(BUILD_SHARED_LIBS)
+  set(SHAKEDOWN_PC_LIBS "")
+  set(SHAKEDOWN_PC_LIBS_PRIVATE "Libs.private: ${_runtime}")
+else()
+  set(SHAKEDOWN_PC_LIBS " ${_runtime}")
+  set(SHAKEDOWN_PC_LIBS_PRIVATE "")
+endif()
 configure_file(${PROJECT_SOURCE_DIR}/cmake/shakedown.pc.in ${PROJECT_BINARY_DIR}/package/shakedown.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/package/shakedown.pc DESTINATION ${_pcdir})

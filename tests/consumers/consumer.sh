@@ -8,7 +8,8 @@
 #   environment: CMAKE, CMAKE_GENERATOR, CC, CXX (the parent build's), PYTHON (optional)
 #   MODE: install-static (cmake --install BUILD_DIR), install-shared (a shared build of the library and the CLI),
 #         find_package-static, find_package-shared, add_subdirectory, pkg_config (a C++ and a C program), symbols,
-#         ctypes, cli-shared (the shared install's bin/shakedown, in place and relocated)
+#         ctypes, cli-shared (the shared install's bin/shakedown, in place and relocated), c_find_package (a C-only
+#         CMake project)
 set -euo pipefail
 mode=$1 source_dir=$2 work=$3 build_dir=${4:-}
 abc_sha256=ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad  # FIPS 180-2 Appendix B.1
@@ -104,6 +105,16 @@ case $mode in
       echo "find_package(shakedown $want) refused; $major.$minor accepted"
     done
     ;;
+  c_find_package)
+    # A C-only project (project(capp LANGUAGES C)) linking the default static install: the target carries the C++
+    # runtime the library needs, which no C linker adds by itself (undefined operator new, __cxa_guard_acquire).
+    dir=$work/c_find_package
+    rm -rf "$dir"
+    quiet "$cmake" -S "$source_dir/tests/consumers/c_find_package" -B "$dir" "${generator[@]}" \
+      -DCMAKE_C_COMPILER="${CC:-cc}" -DCMAKE_PREFIX_PATH="$work/prefix-static"
+    quiet "$cmake" --build "$dir"
+    check_digest "$dir/consumer"
+    ;;
   add_subdirectory)
     # Neither GoogleTest nor OpenSSL nor Google Benchmark may be found: the defaults must not need them.
     dir=$work/add_subdirectory
@@ -128,11 +139,15 @@ case $mode in
     quiet "${CXX:-c++}" -std=c++20 $(pkg-config --cflags shakedown) "$source_dir/tests/consumers/main.cc" \
       -o "$work/pkg_config_consumer" $(pkg-config --libs shakedown)
     check_digest "$work/pkg_config_consumer"
-    # A C program through the C API, with the C compiler: the static library's C++ runtime comes from
-    # Libs.private (pkg-config --static).
+    # C programs through the C API, with the C compiler and the plain command line of the README: the static
+    # library's C++ runtime comes with its Libs, no --static needed. Then the whole C API test program.
     # shellcheck disable=SC2046
-    quiet "${CC:-cc}" -std=c99 $(pkg-config --cflags shakedown) "$source_dir/tests/c_api/c_api_test.c" \
-      -o "$work/pkg_config_c_consumer" $(pkg-config --libs --static shakedown)
+    quiet "${CC:-cc}" $(pkg-config --cflags shakedown) "$source_dir/tests/consumers/main.c" \
+      -o "$work/pkg_config_c_abc" $(pkg-config --libs shakedown)
+    check_digest "$work/pkg_config_c_abc"
+    # shellcheck disable=SC2046
+    quiet "${CC:-cc}" -std=c99 $(pkg-config --cflags --libs shakedown) "$source_dir/tests/c_api/c_api_test.c" \
+      -o "$work/pkg_config_c_consumer" $(pkg-config --libs shakedown)
     "$work/pkg_config_c_consumer" | tail -n 1 | grep -E '^[0-9]+ checks passed$' || fail "the C program failed"
     ;;
   ctypes)
