@@ -24,7 +24,7 @@ const char* const kCheckHelp =
     "Usage: shakedown check [OPTION]... [LIST]...\n"
     "Check the digests listed in each LIST (standard input when none or '-'), as sha256sum -c does;\n"
     "the same as 'shakedown sum -c'. Lines: 'DIGEST  FILE', 'DIGEST *FILE', 'TAG (FILE) = DIGEST'\n"
-    "(TAG: SHA256, SHA512, SHA3-256, SHAKE-128, ...; see docs/cli.md), '\\'-escaped names, CRLF ends,\n"
+    "(TAG: SHA256, SHA512, SHA3-256, SHAKE-128, ...; see man shakedown), '\\'-escaped names, CRLF ends,\n"
     "either case of hex, '#' comments.\n"
     "\n"
     "  -a, --algorithm=NAME  check every line with NAME (tags must name it); without -a, a tag chooses\n"
@@ -42,7 +42,9 @@ const char* const kCheckHelp =
     "\n"
     "Exit status: 0 when every list had a properly formatted line, every listed file was read and matched\n"
     "(--ignore-missing: at least one); 1 otherwise (--strict: also for an improperly formatted line);\n"
-    "2 a bad command line.\n";
+    "2 a bad command line.\n"
+    "\n"
+    "Full documentation: man shakedown\n";
 
 namespace {
 
