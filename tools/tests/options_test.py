@@ -221,6 +221,18 @@ class Progress(unittest.TestCase):
         self.assertRegex(shown, rb"\rshakedown sum: big: \d+ MiB of 300 MiB \(\d+%\)")
         self.assertTrue(re.search(rb"\r *\r$", shown), shown)  # the line is erased at the end
 
+    def test_progress_gives_the_rate_and_the_time_left(self):
+        # The generic Keccak backend is slow enough for several redraws; the figures themselves are not judged.
+        primary, secondary = pty.openpty()
+        p = subprocess.Popen([SHAKEDOWN, "sum", "-a", "sha3-512", "-B", "generic", self.big], stdout=subprocess.PIPE,
+                             stderr=secondary, env=ENV)
+        os.close(secondary)
+        shown = read_terminal(primary)
+        p.communicate(timeout=300)
+        os.close(primary)
+        self.assertEqual(p.returncode, 0)
+        self.assertRegex(shown, rb"\rshakedown sum: big: \d+ MiB of 300 MiB \(\d+%\), \d+ MiB/s, (\d+ s|\d+:\d\d) left")
+
     def test_no_progress_when_stderr_is_not_a_terminal(self):
         r = run([SHAKEDOWN, "sum", self.big])
         self.assertEqual((r.status, r.stderr), (0, b""), r.text())
