@@ -9,7 +9,7 @@
 #   MODE: install-static (cmake --install BUILD_DIR), install-shared (a shared build of the library and the CLI),
 #         find_package-static, find_package-shared, add_subdirectory, pkg_config (a C++ and a C program), symbols,
 #         ctypes, cli-shared (the shared install's bin/shakedown, in place and relocated), c_find_package (a C-only
-#         CMake project)
+#         CMake project), embed_export (an embedding library with an export set of its own)
 set -euo pipefail
 mode=$1 source_dir=$2 work=$3 build_dir=${4:-}
 abc_sha256=ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad  # FIPS 180-2 Appendix B.1
@@ -126,10 +126,31 @@ case $mode in
     check_digest "$dir/consumer"
     extra=$(find "$dir/shakedown" -type f -perm -u+x ! -name "*.so*" ! -name "*.sh" | head -n 5)
     [[ -z $extra ]] || fail "shakedown built executables into the parent's build: $extra"
+    # The test hooks and their second copy of the library are the tests' (lib/testing/), never an embedder's.
+    extra=$(find "$dir/shakedown" -name "*.a" ! -name "libshakedown.a" | head -n 5)
+    [[ -z $extra ]] || fail "shakedown built libraries the parent does not link: $extra"
     quiet "$cmake" --install "$dir" --prefix "$dir-prefix"
     installed=$(cd "$dir-prefix" && find . -type f | sort | tr '\n' ' ')
     [[ $installed == "./bin/consumer " ]] || fail "installing the parent installed more than its program: $installed"
     echo "built and installed nothing of shakedown's but the library it links"
+    ;;
+  embed_export)
+    # An embedding library that installs an export set of its own: with SHAKEDOWN_INSTALL=ON shakedown's target is
+    # exported beside it and generation succeeds; without, CMake refuses (docs/abi.md says to turn it on).
+    dir=$work/embed_export
+    rm -rf "$dir" "$dir-off"
+    quiet "$cmake" -S "$source_dir/tests/consumers/embed_export" -B "$dir" "${generator[@]}" "${compilers[@]}" \
+      -DSHAKEDOWN_SOURCE_DIR="$source_dir" -DSHAKEDOWN_INSTALL=ON -DCMAKE_DISABLE_FIND_PACKAGE_GTest=ON \
+      -DCMAKE_DISABLE_FIND_PACKAGE_OpenSSL=ON -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON
+    grep -rq --include=cmake_install.cmake 'shakedownTargets' "$dir/shakedown" ||
+      fail "SHAKEDOWN_INSTALL=ON installs no shakedown export set"
+    if "$cmake" -S "$source_dir/tests/consumers/embed_export" -B "$dir-off" "${generator[@]}" "${compilers[@]}" \
+         -DSHAKEDOWN_SOURCE_DIR="$source_dir" -DCMAKE_DISABLE_FIND_PACKAGE_GTest=ON \
+         -DCMAKE_DISABLE_FIND_PACKAGE_OpenSSL=ON -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON >"$dir-off.log" 2>&1; then
+      fail "an export set linking shakedown::shakedown generated without SHAKEDOWN_INSTALL: the docs are wrong"
+    fi
+    grep -q "not in any export set\|not in this export set" "$dir-off.log" || { cat "$dir-off.log"; fail "other error"; }
+    echo "exports with SHAKEDOWN_INSTALL=ON; without it CMake refuses, as docs/abi.md says"
     ;;
   pkg_config)
     pc=$(find "$work/prefix-static" -name shakedown.pc | head -n 1)
