@@ -17,7 +17,8 @@ Modes: verify   builds with modes=verify; time-boxed fuzzing (--fuzz-seconds, de
                 the fixed-count fuzz.run.* entries where a row says verify-ctest=, and the source coverage of the
                 host's fuzz corpora over lib/ and arch/ (ci/fuzz-coverage: llvm-cov HTML with per-file line
                 coverage, <out>/fuzz-coverage/)
-       quick    (verify --quick) the host's modes=quick builds, test scale 0.2, 5 s of fuzzing; about 2 min
+       quick    (verify --quick) the host's modes=quick builds, test scale 0.2, 5 s of fuzzing; about 8 min on a
+                2-core host once the default build exists (8:16 measured, 2:33 of it building the fuzz preset)
        deep     (verify --deep) 10 minutes of fuzzing a target, test scale 10, the timing t-test of the builds
                 that say timing= (tests/ct_timing.cc: Hmac::verify, fails above its |t| threshold; its --self-test
                 must see an early-exit comparison), and the fuzz corpus coverage over that larger corpus
