@@ -17,6 +17,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from clitest import ENV  # noqa: E402
 
 SHAKEDOWN = os.path.abspath(sys.argv[1])
+# LeakSanitizer cannot run under ptrace (it stops the process's threads the way strace does): the traced runs of an
+# ASan build leave leak checking to the rest of its suites.
+TRACED_ENV = dict(ENV, ASAN_OPTIONS=":".join(o for o in (ENV.get("ASAN_OPTIONS", ""), "detect_leaks=0") if o))
 PAGE = os.sysconf("SC_PAGE_SIZE")
 MIN_READ = 1 << 17  # what one read() asks for at least (tools/hash_input.h, kReadBufferBytes)
 # strace -e raw=read: "read(0x3, 0x7f12a4c00000, 0x20000) = 0x20000"
@@ -30,9 +33,10 @@ def strace_works():
     return "" if p.returncode == 0 else f"strace cannot trace here: {p.stderr.strip()}"
 
 
-@unittest.skipIf(strace_works(), strace_works())
 class ReadBuffer(unittest.TestCase):
     def setUp(self):
+        # ci/setup installs strace: a machine where it cannot trace fails here, never skips the check.
+        self.assertEqual(strace_works(), "")
         self.dir = tempfile.mkdtemp(prefix="shakedown-read-")
         self.addCleanup(shutil.rmtree, self.dir)
         self.file = os.path.join(self.dir, "input")
@@ -44,7 +48,7 @@ class ReadBuffer(unittest.TestCase):
         log = os.path.join(self.dir, "strace.log")
         with open(stdin or os.devnull, "rb") as inp:
             p = subprocess.run(["strace", "-f", "-e", "trace=read", "-e", "raw=read", "-o", log, SHAKEDOWN, *args],
-                               stdin=inp, capture_output=True, env=ENV, timeout=120)
+                               stdin=inp, capture_output=True, env=TRACED_ENV, timeout=120)
         self.assertEqual(p.returncode, 0, p.stderr)
         with open(log, encoding="utf-8") as f:
             calls = [(int(addr, 16), int(size, 0)) for _, addr, size in READ.findall(f.read())]
