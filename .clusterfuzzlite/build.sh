@@ -1,7 +1,9 @@
 #!/bin/bash -eu
 # OSS-Fuzz / ClusterFuzzLite build: the fuzz targets with the engine's own $CC/$CXX/$CFLAGS/$CXXFLAGS and
 # $LIB_FUZZING_ENGINE, installed into $OUT with <target>_seed_corpus.zip, <target>.dict and <target>.options.
-# ci/fuzz-build-check runs this script outside Docker with OSS-Fuzz-style variables.
+# ci/fuzz-build-check runs this script outside Docker with OSS-Fuzz-style variables, as `bash build.sh`, which
+# ignores the shebang's flags: hence the set below, so that a failed build never goes on to the copy step.
+set -euo pipefail
 
 SOURCE_DIR=${SHAKEDOWN_SOURCE_DIR:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 # Inside the OSS-Fuzz image the script is copied to $SRC; the checkout is $SRC/shakedown.

@@ -8,11 +8,30 @@
 #include <string>
 #include <string_view>
 
+#include "bench_commit.h"
 #include "bench_options.h"
 #include "cases.h"
 #include "ratio_table.h"
+#include "shakedown/backend.h"
 
 namespace {
+
+// What a result file must say to be compared with another: the library's version and commit, the backends this
+// machine selects, what was measured. Google Benchmark puts them in its context (the JSON "context" object, the
+// console header).
+void add_context(const shakedown::bench::Options& opt) {
+  std::string selected;
+  for (shakedown::Family f : shakedown::kAllFamilies)
+    selected += (selected.empty() ? "" : ",") + std::string(shakedown::name(f)) + "=" +
+                std::string(shakedown::selected_backend(f));
+  std::string measured;
+  for (const std::string& b : opt.backends) measured += (measured.empty() ? "" : ",") + b;
+  benchmark::AddCustomContext("shakedown_version", SHAKEDOWN_VERSION);
+  benchmark::AddCustomContext("shakedown_commit", SHAKEDOWN_COMMIT);
+  benchmark::AddCustomContext("shakedown_selected", selected);
+  benchmark::AddCustomContext("shakedown_measured", measured.empty() ? "every available backend" : measured);
+  benchmark::AddCustomContext("shakedown_rounds", std::to_string(opt.rounds));
+}
 
 void write_json_file(const std::string& path, const nlohmann::json& value) {
   std::ofstream out(path);
@@ -41,7 +60,8 @@ int main(int argc, char** argv) {
     benchmark::Initialize(&nargs, args.data());
     if (benchmark::ReportUnrecognizedArguments(nargs, args.data())) return 1;
     std::vector<Case> cases;
-    for (int round = 0; round < opt.rounds; ++round) cases = register_round(opt);
+    add_context(opt);
+    for (int round = 1; round <= opt.rounds; ++round) cases = register_round(opt, round);
     RatioReporter reporter;
     benchmark::RunSpecifiedBenchmarks(&reporter);
     // stdout is the --benchmark_format output alone (JSON stays parseable); the table goes to stderr and, when

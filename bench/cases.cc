@@ -18,8 +18,7 @@ namespace shakedown::bench {
 namespace {
 
 constexpr std::size_t kLargeLength = 16384;  // the HMAC and incremental cases
-constexpr std::array<Algorithm, 3> kIncrementalAlgorithms = {Algorithm::sha256, Algorithm::sha512,
-                                                            Algorithm::sha3_256};
+constexpr std::array<Algorithm, 3> kIncrementalAlgorithms = {Algorithm::sha256, Algorithm::sha512, Algorithm::sha3_256};
 // The many-message cases: each family's targets (SHAKE128: the matrix expansion of ML-KEM and ML-DSA).
 constexpr std::array<Algorithm, 4> kManyAlgorithms = {Algorithm::sha256, Algorithm::sha512, Algorithm::sha3_256,
                                                       Algorithm::shake128};
@@ -55,101 +54,104 @@ void set_bytes(benchmark::State& state, std::size_t len) {
 
 class Registrar {
  public:
-  explicit Registrar(const Options& opt) : opt_(opt) {}
+  Registrar(const Options& opt, int round) : opt_(opt), round_(round) {}
 
   void oneshot(Algorithm alg, std::size_t len) {
-    group(std::string(name(alg)), alg, len,
-          [alg, len](benchmark::State& state) {
-            const EVP_MD* md = openssl_md(alg);
-            const std::uint8_t* data = message(len);
+    group(
+        std::string(name(alg)), alg, len,
+        [alg, len](benchmark::State& state) {
+          const EVP_MD* md = openssl_md(alg);
+          const std::uint8_t* data = message(len);
+          std::uint8_t out[kMaxDigestSize];
+          for (auto _ : state) {
+            openssl_oneshot(alg, md, data, len, out, digest_size(alg));
+            benchmark::DoNotOptimize(out);
+            benchmark::ClobberMemory();
+          }
+          set_bytes(state, len);
+        },
+        [alg, len](const std::string& backend) {
+          return [alg, len, backend](benchmark::State& state) {
+            std::span<const std::uint8_t> data(message(len), len);
             std::uint8_t out[kMaxDigestSize];
+            std::span<std::uint8_t> digest(out, digest_size(alg));
             for (auto _ : state) {
-              openssl_oneshot(alg, md, data, len, out, digest_size(alg));
+              hash(alg, backend, data, digest);
               benchmark::DoNotOptimize(out);
               benchmark::ClobberMemory();
             }
             set_bytes(state, len);
-          },
-          [alg, len](const std::string& backend) {
-            return [alg, len, backend](benchmark::State& state) {
-              std::span<const std::uint8_t> data(message(len), len);
-              std::uint8_t out[kMaxDigestSize];
-              std::span<std::uint8_t> digest(out, digest_size(alg));
-              for (auto _ : state) {
-                hash(alg, backend, data, digest);
-                benchmark::DoNotOptimize(out);
-                benchmark::ClobberMemory();
-              }
-              set_bytes(state, len);
-            };
-          });
+          };
+        });
   }
 
   // HMAC keyed afresh on every call, as a one-shot application call would.
   void hmac(Algorithm alg, std::size_t len) {
     static constexpr std::uint8_t kKey[32] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
-    group("hmac-" + std::string(name(alg)), alg, len,
-          [alg, len](benchmark::State& state) {
-            OpensslHmac ref(alg);
+    group(
+        "hmac-" + std::string(name(alg)), alg, len,
+        [alg, len](benchmark::State& state) {
+          OpensslHmac ref(alg);
+          const std::uint8_t* data = message(len);
+          std::uint8_t out[kMaxDigestSize];
+          for (auto _ : state) {
+            ref.mac(kKey, sizeof kKey, data, len, out, digest_size(alg));
+            benchmark::DoNotOptimize(out);
+            benchmark::ClobberMemory();
+          }
+          set_bytes(state, len);
+        },
+        [alg, len](const std::string& backend) {
+          return [alg, len, backend](benchmark::State& state) {
             const std::uint8_t* data = message(len);
             std::uint8_t out[kMaxDigestSize];
             for (auto _ : state) {
-              ref.mac(kKey, sizeof kKey, data, len, out, digest_size(alg));
+              Hmac mac(alg, std::span<const std::uint8_t>(kKey), backend);
+              mac.update(data, len);
+              mac.final(std::span<std::uint8_t>(out, digest_size(alg)));
               benchmark::DoNotOptimize(out);
               benchmark::ClobberMemory();
             }
             set_bytes(state, len);
-          },
-          [alg, len](const std::string& backend) {
-            return [alg, len, backend](benchmark::State& state) {
-              const std::uint8_t* data = message(len);
-              std::uint8_t out[kMaxDigestSize];
-              for (auto _ : state) {
-                Hmac mac(alg, std::span<const std::uint8_t>(kKey), backend);
-                mac.update(data, len);
-                mac.final(std::span<std::uint8_t>(out, digest_size(alg)));
-                benchmark::DoNotOptimize(out);
-                benchmark::ClobberMemory();
-              }
-              set_bytes(state, len);
-            };
-          });
+          };
+        });
   }
 
   // A long-lived context fed in opt.chunk-byte updates: measures the buffering in the framing.
   void incremental(Algorithm alg, std::size_t len) {
     const std::size_t chunk = opt_.chunk;
-    group(std::string(name(alg)) + "-upd" + std::to_string(chunk), alg, len,
-          [alg, len, chunk](benchmark::State& state) {
-            EVP_MD_CTX* ctx = EVP_MD_CTX_new();
-            const EVP_MD* md = openssl_md(alg);
+    group(
+        std::string(name(alg)) + "-upd" + std::to_string(chunk), alg, len,
+        [alg, len, chunk](benchmark::State& state) {
+          EVP_MD_CTX* ctx = EVP_MD_CTX_new();
+          const EVP_MD* md = openssl_md(alg);
+          const std::uint8_t* data = message(len);
+          std::uint8_t out[kMaxDigestSize];
+          for (auto _ : state) {
+            EVP_DigestInit_ex2(ctx, md, nullptr);
+            for (std::size_t at = 0; at < len; at += chunk) EVP_DigestUpdate(ctx, data + at, std::min(chunk, len - at));
+            EVP_DigestFinal_ex(ctx, out, nullptr);
+            benchmark::DoNotOptimize(out);
+            benchmark::ClobberMemory();
+          }
+          EVP_MD_CTX_free(ctx);
+          set_bytes(state, len);
+        },
+        [alg, len, chunk](const std::string& backend) {
+          return [alg, len, chunk, backend](benchmark::State& state) {
+            Hasher hasher(alg, backend);
             const std::uint8_t* data = message(len);
             std::uint8_t out[kMaxDigestSize];
             for (auto _ : state) {
-              EVP_DigestInit_ex2(ctx, md, nullptr);
-              for (std::size_t at = 0; at < len; at += chunk) EVP_DigestUpdate(ctx, data + at, std::min(chunk, len - at));
-              EVP_DigestFinal_ex(ctx, out, nullptr);
+              hasher.reset();
+              for (std::size_t at = 0; at < len; at += chunk) hasher.update(data + at, std::min(chunk, len - at));
+              hasher.final(out, digest_size(alg));
               benchmark::DoNotOptimize(out);
               benchmark::ClobberMemory();
             }
-            EVP_MD_CTX_free(ctx);
             set_bytes(state, len);
-          },
-          [alg, len, chunk](const std::string& backend) {
-            return [alg, len, chunk, backend](benchmark::State& state) {
-              Hasher hasher(alg, backend);
-              const std::uint8_t* data = message(len);
-              std::uint8_t out[kMaxDigestSize];
-              for (auto _ : state) {
-                hasher.reset();
-                for (std::size_t at = 0; at < len; at += chunk) hasher.update(data + at, std::min(chunk, len - at));
-                hasher.final(out, digest_size(alg));
-                benchmark::DoNotOptimize(out);
-                benchmark::ClobberMemory();
-              }
-              set_bytes(state, len);
-            };
-          });
+          };
+        });
   }
 
   // n messages of len bytes: OpenSSL hashes them one after another (EVP_Digest each), ours in one hash_many()
@@ -164,7 +166,8 @@ class Registrar {
       std::vector<std::uint8_t> out(n * digest_size(alg));
       for (auto _ : state) {
         for (std::size_t i = 0; i < n; ++i)
-          openssl_oneshot(alg, md, message(n * len) + i * len, len, out.data() + i * digest_size(alg), digest_size(alg));
+          openssl_oneshot(alg, md, message(n * len) + i * len, len, out.data() + i * digest_size(alg),
+                          digest_size(alg));
         benchmark::DoNotOptimize(out.data());
         benchmark::ClobberMemory();
       }
@@ -182,8 +185,10 @@ class Registrar {
           outs.emplace_back(out.data() + i * digest_size(alg), digest_size(alg));
         }
         for (auto _ : state) {
-          if (backend == kDefaultRows) hash_many(alg, msgs, outs);
-          else hash_many(alg, backend, msgs, outs);
+          if (backend == kDefaultRows)
+            hash_many(alg, msgs, outs);
+          else
+            hash_many(alg, backend, msgs, outs);
           benchmark::DoNotOptimize(out.data());
           benchmark::ClobberMemory();
         }
@@ -205,11 +210,12 @@ class Registrar {
 
   template <class Fn>
   void add(Case c, Fn fn) {
-    benchmark::RegisterBenchmark(c.name().c_str(), fn);
+    benchmark::RegisterBenchmark(run_name(c, round_).c_str(), fn);
     cases_.push_back(std::move(c));
   }
 
   const Options& opt_;
+  const int round_;
   std::vector<Case> cases_;
 };
 
@@ -226,13 +232,20 @@ void check_backend_names(const Options& opt) {
 
 }  // namespace
 
-std::vector<Case> register_round(const Options& opt) {
+std::string run_name(const Case& c, int round) { return c.name() + "/round:" + std::to_string(round); }
+
+std::string case_of(const std::string& run_name) {
+  const std::size_t at = run_name.rfind("/round:");
+  return at == std::string::npos ? run_name : run_name.substr(0, at);
+}
+
+std::vector<Case> register_round(const Options& opt, int round) {
   check_backend_names(opt);
   std::size_t longest = std::max(kLargeLength, *std::max_element(opt.lengths.begin(), opt.lengths.end()));
   for (std::size_t n : opt.many_counts)
     for (std::size_t len : opt.many_lengths) longest = std::max(longest, n * len);
   message(longest);
-  Registrar reg(opt);
+  Registrar reg(opt, round);
   for (Algorithm alg : kAllAlgorithms)
     for (std::size_t len : opt.lengths) reg.oneshot(alg, len);
   reg.hmac(Algorithm::sha256, kLargeLength);

@@ -15,7 +15,7 @@ void RatioReporter::ReportRuns(const std::vector<Run>& runs) {
     if (run.run_type != Run::RT_Iteration || run.error_occurred) continue;
     auto counter = run.counters.find("bytes_per_second");
     if (counter == run.counters.end()) continue;
-    double& best = best_bytes_per_second_[run.run_name.function_name];
+    double& best = best_bytes_per_second_[case_of(run.run_name.function_name)];  // the best of the rounds
     best = std::max(best, counter->second.value);
   }
 }

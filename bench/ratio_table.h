@@ -31,8 +31,8 @@ class RatioReporter : public benchmark::BenchmarkReporter {
   static void print_table(const nlohmann::json& table, std::FILE* out);
 
  private:
-  benchmark::BenchmarkReporter* display_;                 // Google Benchmark's, for the process's lifetime
-  std::map<std::string, double> best_bytes_per_second_;  // by benchmark name
+  benchmark::BenchmarkReporter* display_;                // Google Benchmark's, for the process's lifetime
+  std::map<std::string, double> best_bytes_per_second_;  // by case (Case::name()), over the rounds
 };
 
 }  // namespace shakedown::bench

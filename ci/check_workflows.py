@@ -2,7 +2,9 @@
 """Validates the GitHub workflows (Debian has no actionlint): YAML, the workflow schema's structure, the inputs of
 the ClusterFuzzLite actions, the expressions' contexts, and that the set of ClusterFuzzLite workflows is the one
 its documentation describes (PR code-change fuzzing, continuous builds, batch fuzzing, pruning, coverage) with the
-storage repository reached through a secret.
+storage repository reached through a secret; and what the workflows build with, .clusterfuzzlite/: a pinned base
+image, an OpenSSL Configure line the cloned OpenSSL accepts, a build.sh that stops at its first error
+(ci/cflite_image.py).
 
   ci/check_workflows.py [WORKFLOW_DIR]      (default .github/workflows)
 
@@ -12,6 +14,8 @@ import re
 import sys
 
 import yaml
+
+from cflite_image import build_script_problems, dockerfile_problems
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
 
@@ -211,6 +215,10 @@ def main(argv):
         if name.startswith("cflite_"):
             workflows[name] = (doc, events or {})
     cflite_roles(checker, workflows)
+    cflite = os.path.join(ROOT, ".clusterfuzzlite")
+    for name, check in (("Dockerfile", dockerfile_problems), ("build.sh", build_script_problems)):
+        with open(os.path.join(cflite, name), encoding="utf-8") as f:
+            checker.problems += check(f.read(), f".clusterfuzzlite/{name}")
     for p in checker.problems:
         print(f"check_workflows: {p}")
     print(f"check_workflows: {len(names)} workflows, {len(checker.problems)} problems")

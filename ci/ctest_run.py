@@ -102,37 +102,89 @@ def cost_data(build_dir):
     return costs
 
 
-class Progress:
-    """The line a long ctest run prints every PROGRESS_SECONDS: entries done of total, time spent, and an estimate
-    of the time left from ctest's recorded cost of the entries still to run (by count when there is none)."""
+def finished_entry(line):
+    """(name, seconds or None) of ctest's line for a finished entry ("  12/140 Test  #12: name ....   Passed
+    1.23 sec"), or None for any other line."""
+    m = re.match(r"\s*\d+/\d+ Test +#\d+: (.*?) \.{3,}(?:.*?([0-9]+\.[0-9]+) sec\s*$)?", line)
+    return (m.group(1), float(m.group(2)) if m.group(2) else None) if m else None
 
-    def __init__(self, label, names, costs, started):
-        self.label, self.costs, self.started = label, costs, started
+
+def last_run_times(results_path):
+    """{build row: {entry: seconds}} of the previous driver run, from its results.jsonl (read before this run
+    truncates it); {} when there is none or it cannot be read."""
+    times = {}
+    try:
+        for r in res.load_results(results_path):
+            if r.status != "skipped":
+                times.setdefault(r.build, {})[r.test] = r.time
+    except res.ResultsError:
+        return {}
+    return times
+
+
+class Progress:
+    """The line a long ctest run prints every PROGRESS_SECONDS: entries done of total, time spent, the rate, and an
+    estimate of the time left.
+
+    The estimate comes from the last run's time of each entry still to run (`times`: the driver's previous results,
+    else ctest's record), as ctest runs them JOBS at a time but never sooner than the longest of them, and scaled by
+    how this run's finished entries compare with their last times (a busier host, a slower build), within
+    SCALE_LIMITS. Without those times it is by count, and only once COUNT_FRACTION of the entries are done: ctest
+    starts the costliest entries first, so the first few finished say nothing of the thousands of short ones behind
+    them (by count after two entries, an 8-minute phase read "about 12:49:27 left"); from there the count's estimate
+    is at most (1 - f) / f times the time spent. Never negative."""
+    JOBS = 2
+    SCALE_LIMITS = (0.5, 3.0)
+    SCALE_MIN_SECONDS = 10  # the scale is read from finished entries whose last times sum to this much at least
+    COUNT_FRACTION = 0.25
+
+    def __init__(self, label, names, times, started):
+        self.label, self.times, self.started = label, times, started
         self.left = set(names)
         self.done = []
+        self.took = {}  # entry: its seconds in this run (ctest's line for it)
         self.total = len(names)
 
-    def finished(self, name):
+    def finished(self, name, seconds=None):
         if name in self.left:
             self.left.discard(name)
             self.done.append(name)
+            if seconds is not None:
+                self.took[name] = seconds
+
+    def scale(self):
+        """This run's finished entries' time over their last run's, within SCALE_LIMITS; 1 until enough is known."""
+        pairs = [(self.took[n], self.times[n]) for n in self.done if n in self.took and n in self.times]
+        recorded = sum(r for _, r in pairs)
+        if recorded < self.SCALE_MIN_SECONDS:
+            return 1.0
+        low, high = self.SCALE_LIMITS
+        return min(max(sum(t for t, _ in pairs) / recorded, low), high)
+
+    def estimate(self, spent):
+        """(seconds left, how it was found), or (None, why there is none yet)."""
+        done = self.total - len(self.left)
+        known = [self.times[n] for n in self.left if n in self.times]
+        if self.left and self.times and len(known) >= len(self.left) / 2:
+            typical = sorted(known)[len(known) // 2]
+            remaining = sum(known) + typical * (len(self.left) - len(known))
+            return max(remaining / self.JOBS, max(known)) * self.scale(), "from the last run's times"
+        if not self.left:
+            return 0, "from the last run's times"
+        if done < max(1, self.COUNT_FRACTION * self.total):
+            return None, f"no estimate by count before {self.COUNT_FRACTION:.0%} are done"
+        return spent / done * len(self.left), "by count"
 
     def line(self):
         done = self.total - len(self.left)
         spent = time.time() - self.started
-        known = [self.costs[n] for n in self.left if n in self.costs]
-        if self.costs and len(known) >= len(self.left) // 2:
-            typical = sorted(known)[len(known) // 2] if known else 0
-            finished = sum(self.costs.get(n, typical) for n in self.done)
-            # ctest -j2: what is left of the recorded cost, less the part of it the running entries have done.
-            estimate = max((sum(known) + typical * (len(self.left) - len(known))) / 2 - (spent - finished / 2), 0)
-            how = "from the last run's times"
-        elif done:
-            estimate, how = spent / done * len(self.left), "by count"
-        else:
-            return f"    ... {self.label}: 0/{self.total} tests, {clock(spent)} elapsed"
-        return (f"    ... {self.label}: {done}/{self.total} tests, {clock(spent)} elapsed, "
-                f"about {clock(estimate)} left ({how})")
+        head = f"    ... {self.label}: {done}/{self.total} tests, {clock(spent)} elapsed"
+        if done:
+            head += f", {done / max(spent, 1) * 60:.0f} tests/min"
+        seconds, how = self.estimate(spent)
+        if seconds is None:
+            return f"{head} ({how})"
+        return f"{head}, about {clock(max(seconds, 0))} left ({how})"
 
     def report_until(self, proc):
         while proc.poll() is None:
@@ -156,9 +208,10 @@ class CtestRun:
     registered from it); `options` the driver's (mode, only, fail_fast, all_environments); `changed` the backends
     --fail-fast runs first."""
 
-    def __init__(self, console, options, row, build_dir, plan, out, records, results, changed=()):
+    def __init__(self, console, options, row, build_dir, plan, out, records, results, changed=(), last_times=None):
         self.console, self.options, self.row, self.build_dir = console, options, row, build_dir
         self.plan, self.out, self.records, self.results, self.changed = plan, out, records, results, list(changed)
+        self.last_times = last_times or {}  # entry: seconds in the driver's previous run of this build row
         self.stopped = False  # --fail-fast found a failure
 
     # ---- which entries ----
@@ -271,16 +324,14 @@ class CtestRun:
             f.flush()
             proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True,
                                     errors="replace")
-            progress = Progress(name, names, cost_data(self.build_dir), started)
+            progress = Progress(name, names, {**cost_data(self.build_dir), **self.last_times}, started)
             ticker = threading.Thread(target=progress.report_until, args=(proc,), daemon=True)
             ticker.start()
             for line in proc.stdout:
                 f.write(line)
-                # "  12/140 Test  #12: name ....   Passed  1.2 sec" lines only feed the progress line; the
-                # results come from the JUnit file.
-                m = re.match(r"\s*\d+/\d+ Test +#\d+: (.*?) \.{3,}", line)
-                if m:
-                    progress.finished(m.group(1))
+                entry = finished_entry(line)  # only for the progress line: the results come from the JUnit file
+                if entry:
+                    progress.finished(*entry)
             proc.wait()
         if not os.path.exists(junit):
             tail(log, 30)

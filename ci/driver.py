@@ -17,7 +17,8 @@ Modes: verify   builds with modes=verify; time-boxed fuzzing (--fuzz-seconds, de
                 the fixed-count fuzz.run.* entries where a row says verify-ctest=, and the source coverage of the
                 host's fuzz corpora over lib/ and arch/ (ci/fuzz-coverage: llvm-cov HTML with per-file line
                 coverage, <out>/fuzz-coverage/)
-       quick    (verify --quick) the host's modes=quick builds, test scale 0.2, 5 s of fuzzing; about 2 min
+       quick    (verify --quick) the host's modes=quick builds, test scale 0.2, 5 s of fuzzing; about 8 min on a
+                2-core host once the default build exists (8:16 measured, 2:33 of it building the fuzz preset)
        deep     (verify --deep) 10 minutes of fuzzing a target, test scale 10, the timing t-test of the builds
                 that say timing= (tests/ct_timing.cc: Hmac::verify, fails above its |t| threshold; its --self-test
                 must see an early-exit comparison), and the fuzz corpus coverage over that larger corpus
@@ -38,7 +39,12 @@ Options:
   --configure A an extra cmake argument for every build (-DSHAKEDOWN_EMUL_TEST_BREAK=vsha2cl breaks an emulator
                 model: the conformance suites must fail; every build resets it otherwise)
   --all-environments  also the env rows whose modes= leave this mode out
-Writes build/<mode>/report.{md,json,html}, records.jsonl, results.jsonl. Exit status 0 only if all passed.
+Writes build/<mode>/ (build/verify/, build/quick/, build/deep/ or build/test/; each mode its own, so --quick never
+overwrites the last full run's): report.{md,json,html}, records.jsonl, results.jsonl, crashes.jsonl (the time-boxed
+fuzzing's crash files, each with the command that replays it; the reports list them), fuzz/ (the time-boxed runs'
+logs, grown corpora and crash files) and fuzz-coverage/. The progress line's estimate of the time left comes from
+the previous run's per-entry times in the same folder (ctest's own record when there is none). Exit status 0 only
+if all passed.
 """
 import argparse
 import os
@@ -51,7 +57,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from arches import BY_NAME, CROSS_ARCHES, HOST_ARCH  # noqa: E402
 from changes import changed_backends  # noqa: E402
 from console import Console, tail  # noqa: E402
-from ctest_run import CtestRun  # noqa: E402
+from ctest_run import CtestRun, last_run_times  # noqa: E402
 from fuzz_run import TimeBoxedFuzzing  # noqa: E402
 from matrix import Matrix, MatrixError  # noqa: E402
 from plan import Plan  # noqa: E402
@@ -66,9 +72,11 @@ class Driver:
     def __init__(self, args):
         self.args = args
         self.console = Console()
-        self.out = os.path.join(ROOT, "build", args.mode if args.mode != "quick" else "verify")
+        # Each mode its own folder: a --quick run must not overwrite the last full run's report.
+        self.out = os.path.join(ROOT, "build", args.mode)
         self.records = os.path.join(self.out, "records.jsonl")
         self.results = os.path.join(self.out, "results.jsonl")
+        self.crashes = os.path.join(self.out, "crashes.jsonl")  # the time-boxed fuzzing's crash files
         self.plans = []         # the plan file of every build configured (the gate reads them)
         self.left_out = set()   # environments this mode does not run, from the plans (for the report)
         self.changed = []       # --fail-fast: the backends the working tree changes (or --only's)
@@ -213,7 +221,9 @@ class Driver:
             self.changed = [self.args.only] if self.args.only else changed_backends(ROOT, self.matrix, known)
         order, skipped = self.builds()
         os.makedirs(self.out, exist_ok=True)
-        for path in (self.records, self.results):
+        # The last run's per-entry times, before they are overwritten: the progress line's estimates.
+        self.last_times = last_run_times(self.results)
+        for path in (self.records, self.results, self.crashes):
             open(path, "w").close()
         if os.path.exists(os.path.join(self.out, "ct_timing.txt")):  # a deep run's; the report quotes it
             os.remove(os.path.join(self.out, "ct_timing.txt"))
@@ -270,7 +280,7 @@ class Driver:
         if plan is None:
             return True
         ctest = CtestRun(self.console, self.args, row, build_dir, plan, self.out, self.records, self.results,
-                         self.changed)
+                         self.changed, self.last_times.get(row.name, {}))
         ctest.run()
         if ctest.stopped:
             return False
@@ -278,7 +288,7 @@ class Driver:
             jobs = [j for j in plan.fuzz_jobs_of(row.name)
                     if self.args.all_environments or not j["modes"] or self.args.mode_group in j["modes"]]
             TimeBoxedFuzzing(self.console, ROOT, row, build_dir, jobs, self.args.fuzz_seconds,
-                             os.path.join(self.out, "fuzz", row.arch), self.records).run()
+                             os.path.join(self.out, "fuzz", row.arch), self.records, self.crashes).run()
         if self.args.mode == "deep" and row.get("timing"):
             self.timing(row, build_dir)
         return True
@@ -293,7 +303,8 @@ class Driver:
         if self.args.break_:
             meta.append(f"break={self.args.break_}")
         cmd = [sys.executable, os.path.join(ROOT, "ci", "verify_report.py"), "--records", self.records,
-               "--results", self.results, "--out", self.out, "--arches", ",".join(self.arches)]
+               "--results", self.results, "--crashes", self.crashes, "--out", self.out,
+               "--arches", ",".join(self.arches)]
         cmd += [f"--plan={p}" for p in self.plans]
         cmd += [f"--not-run-by-mode={','.join(sorted(skipped))}"] if skipped else []
         cmd += ["--only", self.args.only] if self.args.only else []

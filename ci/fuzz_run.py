@@ -1,16 +1,35 @@
 """Verify mode's time-boxed fuzzing: the plan's fuzz jobs of one build (ci/plan.py "fuzz_job" records: its own
-targets, and the targets env rows fuzz in their environments), side by side, one per core."""
+targets, and the targets env rows fuzz in their environments), side by side, one per core. The crash files libFuzzer
+leaves (fuzz-<env>-<target>-crash-<sha1>, leak-, timeout-, oom-) are recorded with the command that replays each in
+its environment (crashes.jsonl: the reports list them)."""
+import json
 import os
 import re
 import shlex
 import subprocess
 import time
 
+# libFuzzer's artifact kinds: -artifact_prefix followed by one of these, a dash and the input's SHA-1.
+ARTIFACT = re.compile(r"^(crash|leak|timeout|oom|slow-unit)-[0-9a-f]{40}$")
+# What fuzz_api runs with, as fuzz/fuzz_api.options says (its [asan] section); the replay of its crash too.
+FUZZ_API_ASAN = "detect_stack_use_after_return=0"
+
+
+def repro_command(root, build_dir, job, crash_file):
+    """The shell command that replays a crash file as the job ran it: from the source tree, under the job's runner,
+    shakedown-repro of the job's build told the environment, which sets up that environment's profile itself
+    (SHAKEDOWN_EMULATE, SHAKEDOWN_TEST_ASSUME, ... from the build's plan)."""
+    repro = os.path.join(build_dir, "fuzz", "shakedown-repro")
+    env = [f"ASAN_OPTIONS={FUZZ_API_ASAN}"] if job["target"] == "fuzz_api" else []
+    words = (["env"] + env if env else []) + list(job["runner"] or []) + [repro, "--env", job["env"], crash_file]
+    return f"cd {shlex.quote(root)} && " + " ".join(shlex.quote(w) for w in words)
+
 
 class TimeBoxedFuzzing:
-    def __init__(self, console, root, build_row, build_dir, jobs, seconds, out, records):
+    def __init__(self, console, root, build_row, build_dir, jobs, seconds, out, records, crashes=None):
         self.console, self.root, self.build_row, self.build_dir = console, root, build_row, build_dir
         self.jobs, self.seconds, self.out, self.records = jobs, seconds, out, records
+        self.crashes = crashes  # the JSON-lines file crash files are recorded in (the driver's crashes.jsonl)
 
     def run(self):
         """Runs every job; a failed step when any found a mismatch, crashed, or could not start."""
@@ -48,14 +67,41 @@ class TimeBoxedFuzzing:
             args = [f"-max_total_time={self.seconds}", "-max_len=1024", f"-seed={int(time.time()) % 100000}", corpus]
         env = dict(os.environ, SHAKEDOWN_ENV_NAME=job["env"], SHAKEDOWN_RECORD=self.records, **job["environment"])
         if target == "fuzz_api":
-            env["ASAN_OPTIONS"] = "detect_stack_use_after_return=0"  # as fuzz/fuzz_api.options says
+            env["ASAN_OPTIONS"] = FUZZ_API_ASAN
         log = os.path.join(self.out, f"fuzz-{label}.log")
         f = open(log, "w", encoding="utf-8")
         if job["runner"]:
             f.write(f"$ {' '.join(shlex.quote(c) for c in job['runner'])} ...\n")
             f.flush()
-        return {"label": label, "log": log, "file": f, "binary": binary,
+        return {"label": label, "log": log, "file": f, "binary": binary, "job": job, "started": time.time(),
                 "proc": subprocess.Popen(job["runner"] + [binary] + args, stdout=f, stderr=subprocess.STDOUT, env=env)}
+
+    def artifacts(self, started):
+        """The crash files this job left: fuzz-<label>-<kind>-<sha1> in the output folder, written since it began
+        (those of earlier runs stay, and stay out of this run's report)."""
+        prefix = f"fuzz-{started['label']}-"
+        found = []
+        for name in sorted(os.listdir(self.out)):
+            path = os.path.join(self.out, name)
+            if name.startswith(prefix) and ARTIFACT.match(name[len(prefix):]) and \
+                    os.path.getmtime(path) >= started["started"] - 1:
+                found.append((name[len(prefix):].rsplit("-", 1)[0], path))
+        return found
+
+    def record_crashes(self, started):
+        """Each crash file with its replay command: on the console, and in the crashes file for the reports."""
+        job = started["job"]
+        found = self.artifacts(started)
+        for kind, path in found:
+            command = repro_command(self.root, self.build_dir, job, path)
+            self.console.note(f"  {kind} file {path}")
+            self.console.note(f"  reproduce: {command}")
+            if self.crashes:
+                with open(self.crashes, "a", encoding="utf-8") as f:
+                    f.write(json.dumps({"file": path, "kind": kind, "env": job["env"], "target": job["target"],
+                                        "build": self.build_row.name, "arch": self.build_row.arch,
+                                        "repro": command}) + "\n")
+        return found
 
     def finish(self, job):
         job["file"].close()
@@ -67,10 +113,12 @@ class TimeBoxedFuzzing:
         rc = job["proc"].returncode
         if rc != 0 or not execs:
             self.console.note(f"{job['label']}: FAILED after {execs[-1] if execs else '?'} executions, exit status "
-                              f"{rc} (log {job['log']}); replay a crash file with `shakedown-repro FILE`")
-            telling = [t for t in text.splitlines() if re.search(r"MISMATCH|ERROR|SUMMARY|Test unit written", t)]
+                              f"{rc} (log {job['log']})")
+            telling = [t for t in text.splitlines() if re.search(r"MISMATCH|ERROR|SUMMARY", t)]
             for line in telling[:8]:
                 self.console.note(f"  {line}")
+            if not self.record_crashes(job):
+                self.console.note("  no crash file (the standalone driver writes none): the log has the input's plan")
             return False
         self.console.note(f"{job['label']}: {execs[-1]} executions ({rate[-1] if rate else 0} exec/s, "
                           f"{os.path.basename(job['binary'])}), no mismatch")

@@ -7,7 +7,7 @@ compiled backend ran in no environment at all on this host (a "not run here" row
 on a host without AVX-512 whose Bochs rows did not run, say).
 """
 import collections
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 from matrix import HOST_ARCH
 from results import backend_of, parse_param
@@ -32,6 +32,30 @@ class Cell:
 
 
 @dataclass
+class Problem:
+    """One reason the gate fails, as data (report.json) and as the sentence the text reports print. kind: not-run
+    (the environment did not run), not-compiled, no-executions (a suite recorded none), backend-failed, unattributed
+    (a failure no backend is named for), ctest-failed, unrequired (compiled, required nowhere), not-run-here
+    (compiled, and no environment ran it on this host), crash-file (left by the time-boxed fuzzing)."""
+    kind: str
+    text: str              # the sentence
+    backend: str = ""      # "family/name", when one is concerned
+    environment: str = ""
+    suite: str = ""        # no-executions: the record suite that recorded nothing
+    test: str = ""         # ctest-failed: the entry; crash-file: the fuzz target
+    detail: str = ""       # what failed, how the entry ended, where the file is
+    where: str = ""        # the matrix line the expectation comes from
+    arch: str = ""
+    repro: str = ""        # the command that reproduces it, when there is one
+
+    def __str__(self):
+        return self.text
+
+    def to_json(self):
+        return asdict(self)
+
+
+@dataclass
 class Evaluation:
     envs: list                # columns in display order
     env_arch: dict
@@ -43,6 +67,7 @@ class Evaluation:
     ctest: dict               # passed / failed / skipped counts and the failed entries
     not_run_here: dict = field(default_factory=dict)  # (arch, backend) -> why it ran in no environment on this host
     compiled: dict = field(default_factory=dict)      # arch -> the backends its binaries report as compiled
+    crashes: list = field(default_factory=list)  # the time-boxed fuzzing's crash files: ci/fuzz_run.py's records
     constant_time: object = None  # ct_coverage.ConstantTime, added by the report
     # [(arch, env, backend, code, digests)]: which third-party code ran on which backend's model, and how often
     third_party: list = field(default_factory=list)
@@ -58,8 +83,9 @@ def env_rank(env, plan):
     return (3, 0, env)
 
 
-def evaluate(plan, records, results, scope):
-    """The gate over the resolved plan (ci/plan.py: environments and expectations) of the run's builds."""
+def evaluate(plan, records, results, scope, crashes=()):
+    """The gate over the resolved plan (ci/plan.py: environments and expectations) of the run's builds. crashes: the
+    files the time-boxed fuzzing left (ci/fuzz_run.py), each a problem."""
     all_expect = plan.all_expectations()
     known = {e.backend for e in all_expect} | {b for bs in records.compiled.values() for b in bs} | \
             {b for (_, b) in records.runs}
@@ -101,16 +127,24 @@ def evaluate(plan, records, results, scope):
     ctest_failed = [r for r in results if r.status == "failed"]
     not_run_here = _ran_nowhere(plan, compiled, cells, env_arch, all_expect, host_lacks, scope)
     problems = _missing(expect, ran_envs, records, cells) + _unrequired(plan, records, covered, scope)
-    problems += [f"{b} ({arch}): not run here: {why}" for (arch, b), why in not_run_here.items()
-                 if not why.startswith("not in this mode")]
+    problems += [Problem("not-run-here", f"{b} ({arch}): not run here: {why}", backend=b, detail=why, arch=arch)
+                 for (arch, b), why in not_run_here.items() if not why.startswith("not in this mode")]
     for (b, env), cell in cells.items():
         if cell.result == "FAIL":
-            problems.append(f"{b} in {env}: FAILED ({', '.join(cell.failed[:3])}"
-                            f"{f', and {len(cell.failed) - 3} more' if len(cell.failed) > 3 else ''})")
+            what = f"{', '.join(cell.failed[:3])}{f', and {len(cell.failed) - 3} more' if len(cell.failed) > 3 else ''}"
+            problems.append(Problem("backend-failed", f"{b} in {env}: FAILED ({what})", backend=b, environment=env,
+                                    detail="; ".join(cell.failed), arch=env_arch.get(env, "")))
     # Everything that failed is a problem, --only or not: a narrowed run ran only what concerns the backend.
-    problems += [f"unattributed: {u}" for u in unattributed]
-    problems += [f"ctest {r.build}: {r.test} {r.kind.lower() if r.kind else 'failed'} (environment {r.env})"
-                 for r in ctest_failed]
+    problems += [Problem("unattributed", f"unattributed: {f.test} failed in {f.env}", environment=f.env,
+                         test=f.test, detail=f"{f.test} failed", arch=f.arch) for f in unattributed]
+    problems += [Problem("ctest-failed", f"ctest {r.build}: {r.test} {r.kind.lower() if r.kind else 'failed'} "
+                                         f"(environment {r.env})",
+                         backend=_ctest_backend(r, records, known) or "", environment=r.env, test=r.test,
+                         detail=r.kind or "Failed", arch=r.arch, repro=r.repro()) for r in ctest_failed]
+    problems += [Problem("crash-file", f"{c['target']} in {c['env']}: {c['kind']} file {c['file']} "
+                                       f"(reproduce: {c['repro']})",
+                         environment=c["env"], test=c["target"], detail=c["file"], arch=c.get("arch", ""),
+                         repro=c["repro"]) for c in crashes]
 
     ctest = {"passed": sum(r.status == "passed" for r in results), "failed": len(ctest_failed),
              "skipped": sum(r.status == "skipped" for r in results),
@@ -120,7 +154,7 @@ def evaluate(plan, records, results, scope):
     third_party = sorted((env_arch.get(env, ""), env, b, code, n) for (env, b), codes in records.third_party.items()
                          for code, n in codes.items() if env in envs and b in backends and n > 0)
     return Evaluation(envs, env_arch, backends, cells, expect, problems, notes, ctest, not_run_here=not_run_here,
-                      compiled=compiled, third_party=third_party)
+                      compiled=compiled, crashes=list(crashes), third_party=third_party)
 
 
 def _on_this_host(expect, host_cpu):
@@ -180,7 +214,7 @@ def _failures(records, results, known):
         if backend:
             failed[(backend, f.env)].append(f.test)
         else:
-            unattributed.append(f"{f.test} failed in {f.env}")
+            unattributed.append(f)
     for r in results:
         if r.status == "failed":
             backend = _ctest_backend(r, records, known)
@@ -193,18 +227,23 @@ def _missing(expect, ran_envs, records, cells):
     """Expectations not met: the environment did not run, the backend is not compiled, or it recorded nothing."""
     problems = []
     for e in expect:
+        of = {"backend": e.backend, "environment": e.env, "where": e.where, "arch": e.arch}
         if e.env not in ran_envs:
-            problems.append(f"{e.backend} in {e.env}: environment did not run at all ({e.where})")
+            problems.append(Problem("not-run", f"{e.backend} in {e.env}: environment did not run at all ({e.where})",
+                                    detail="environment did not run at all", **of))
             continue
         compiled = records.compiled.get(e.arch)
         if compiled and e.backend not in compiled:
-            problems.append(f"{e.backend} in {e.env}: not compiled into this build ({e.where})")
+            problems.append(Problem("not-compiled", f"{e.backend} in {e.env}: not compiled into this build "
+                                                    f"({e.where})", detail="not compiled into this build", **of))
             continue
         cell = cells.get((e.backend, e.env), Cell())
         for suite in e.suites:
             if cell.counts.get(suite, 0) == 0:
-                problems.append(f"{e.backend} in {e.env}: expected to run ({e.how}) but recorded zero {suite} "
-                                f"executions: unavailable, skipped, or not built ({e.where})")
+                detail = f"expected to run ({e.how}) but recorded zero {suite} executions: unavailable, skipped, " \
+                         f"or not built"
+                problems.append(Problem("no-executions", f"{e.backend} in {e.env}: {detail} ({e.where})",
+                                        suite=suite, detail=detail, **of))
     return problems
 
 
@@ -215,8 +254,11 @@ def _unrequired(plan, records, covered, scope):
         required = {e.backend for e in plan.expectations(arch)} if arch in plan.arches() else set()
         for b in sorted(records.compiled.get(arch, set()) - required):
             if not scope.only or b == scope.only:
-                problems.append(f"{b} is compiled for {arch} but no environment of ci/matrix/{arch}.txt requires it "
-                                f"to run: add an expect line (or a select=) for it")
+                problems.append(Problem("unrequired", f"{b} is compiled for {arch} but no environment of "
+                                                      f"ci/matrix/{arch}.txt requires it to run: add an expect line "
+                                                      f"(or a select=) for it",
+                                        backend=b, arch=arch, where=f"ci/matrix/{arch}.txt",
+                                        detail="compiled but required by no environment"))
     return problems
 
 

@@ -1,12 +1,12 @@
-"""The coverage gate's evaluation as text (stdout), Markdown, JSON and HTML: one matrix per arch, the same cells
-and the same problems in every format."""
+"""The coverage gate's evaluation as text (stdout), Markdown, JSON and HTML: one matrix per arch, the same cells,
+problems and crash files in every format (JSON: each problem as an object, gate.Problem)."""
 import html
 import json
 
 import ct_coverage
 
 # Bumped whenever a consumer of report.json would have to change.
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 LEGEND = ("v = vector checks, d = differential checks, f = fuzz executions, m = MSan checks, c = constant-time "
           "checks, l = checks of the multi-lane (hash_many) functions, fl = fuzz_many plans through them, t = digests "
           "of third-party code (OpenSSL, Linux) executed on this backend's instruction model (records from the "
@@ -57,7 +57,7 @@ def summary_lines(ev):
     lines = [f"ctest: {c['passed']} passed, {c['failed']} failed, {c['skipped']} skipped"]
     lines += [f"note: {n}" for n in ev.notes]
     if ev.problems:
-        lines += ["", "GATE FAILED:"] + [f"  - {p}" for p in ev.problems]
+        lines += ["", "GATE FAILED:"] + [f"  - {p.text}" for p in ev.problems]
     else:
         lines += ["", f"gate: every expected backend ran in its environment ({len(ev.expectations)} expectations)"]
     return lines
@@ -75,7 +75,18 @@ def text(ev):
         widths = [max(len(r[i]) for r in rows) for i in range(len(THIRD_PARTY_HEADER))]
         line = lambda r: "  ".join(r[i].ljust(widths[i]) for i in range(len(r))).rstrip()  # noqa: E731
         out += ["== third-party code on the models =="] + [line(r) for r in rows] + [""]
-    return "\n".join(out + [LEGEND] + _ct_lines(ev) + summary_lines(ev)) + "\n"
+    return "\n".join(out + [LEGEND] + _ct_lines(ev) + _crash_lines(ev, "") + summary_lines(ev)) + "\n"
+
+
+def _crash_lines(ev, code):
+    """The crash files of the time-boxed fuzzing, each with the command that replays it, and a blank line; or
+    nothing. code: the quote of a command (Markdown's backtick, or nothing in text)."""
+    if not ev.crashes:
+        return []
+    lines = [f"Crash files of the time-boxed fuzzing ({len(ev.crashes)}):"]
+    for c in ev.crashes:
+        lines += [f"- {c['kind']} {c['file']} ({c['target']} in {c['env']})", f"  reproduce: {code}{c['repro']}{code}"]
+    return lines + [""]
 
 
 def _ct_lines(ev):
@@ -93,8 +104,11 @@ def markdown(ev, meta):
         out += ["## Third-party code on the models", "", "| " + " | ".join(THIRD_PARTY_HEADER) + " |",
                 "|" + "---|" * len(THIRD_PARTY_HEADER)] + ["| " + " | ".join(r) + " |" for r in third_party_rows(ev)]
         out += [""]
-    out += [LEGEND] + (_ct_lines(ev) or [""]) + ["## Gate", ""]
-    out += [f"- {p}" for p in ev.problems] or ["all expectations met"]
+    out += [LEGEND] + (_ct_lines(ev) or [""])
+    if ev.crashes:
+        out += ["## Crash files", ""] + _crash_lines(ev, "`")[1:]
+    out += ["## Gate", ""]
+    out += [f"- {p.text}" for p in ev.problems] or ["all expectations met"]
     out += ["", "## ctest", "", summary_lines(ev)[0]]
     out += [f"- `{f['test']}` ({f['kind']}, {f['env']}): `{f['repro']}`" for f in ev.ctest["failures"]]
     return "\n".join(out) + "\n"
@@ -111,7 +125,8 @@ def as_json(ev, meta):
                                  "failed": c.failed} for (b, env), c in ev.cells.items()},
         "expectations": [{"env": e.env, "backend": e.backend, "how": e.how, "suites": e.suites, "where": e.where,
                           "implied_by_select": e.implied} for e in ev.expectations],
-        "problems": ev.problems,
+        "problems": [p.to_json() for p in ev.problems],
+        "crashes": ev.crashes,
         "notes": ev.notes,
         "ctest": ev.ctest,
         "constant_time": ev.constant_time.to_json() if ev.constant_time else None,
@@ -149,8 +164,13 @@ def as_html(ev, meta):
     out.append(f"<p>{html.escape(LEGEND)}</p>")
     if _ct_lines(ev):
         out.append(f"<pre>{html.escape(chr(10).join(_ct_lines(ev)).strip())}</pre>")
+    if ev.crashes:
+        out.append("<h2>Crash files</h2><ul>")
+        out += [f"<li>{html.escape(c['kind'])} <code>{html.escape(c['file'])}</code> ({html.escape(c['target'])} in "
+                f"{html.escape(c['env'])}): <code>{html.escape(c['repro'])}</code></li>" for c in ev.crashes]
+        out.append("</ul>")
     out.append("<h2>Gate</h2><ul>")
-    out.append("".join(f"<li>{html.escape(p)}</li>" for p in ev.problems) or "<li>all expectations met</li>")
+    out.append("".join(f"<li>{html.escape(p.text)}</li>" for p in ev.problems) or "<li>all expectations met</li>")
     out.append(f"</ul><h2>ctest</h2><p>{html.escape(summary_lines(ev)[0])}</p><ul>")
     out += [f"<li><code>{html.escape(f['test'])}</code> ({html.escape(f['kind'])}, {html.escape(f['env'])}): "
             f"<code>{html.escape(f['repro'])}</code></li>" for f in ev.ctest["failures"]]

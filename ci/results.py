@@ -3,7 +3,8 @@
 - ctest's JUnit XML (`--output-junit`): every entry that ran, whatever ended it, with its captured output;
 - ctest's Test.xml (`-T Test`): how a failed entry ended (exit status, signal, timeout), which JUnit leaves out;
 - ctest's test list (`--show-only=json-v1`): each entry's command, environment and working directory;
-- the execution records the binaries append to $SHAKEDOWN_RECORD (tests/support/records.h).
+- the execution records the binaries append to $SHAKEDOWN_RECORD (tests/support/records.h);
+- the crash files of the time-boxed fuzzing (ci/fuzz_run.py's crashes.jsonl).
 
 Also the one parser of GoogleTest parameter names ("<algorithm or family>__<backend>", tests/support/params.h).
 """
@@ -235,3 +236,27 @@ def append_results(path, results):
     with open(path, "a", encoding="utf-8") as f:
         for r in results:
             f.write(json.dumps(r.to_json()) + "\n")
+
+
+# ---- crash files of the time-boxed fuzzing ----
+
+CRASH_KEYS = ("file", "kind", "env", "target", "build", "arch", "repro")
+
+
+def load_crashes(path):
+    """The crash files ci/fuzz_run.py recorded (JSON lines with CRASH_KEYS); none when path is empty or absent."""
+    crashes = []
+    if path and os.path.exists(path):
+        with open(path, encoding="utf-8") as f:
+            for lineno, line in enumerate(f, 1):
+                if not line.strip():
+                    continue
+                try:
+                    crash = json.loads(line)
+                    missing = [k for k in CRASH_KEYS if not isinstance(crash.get(k), str)]
+                except json.JSONDecodeError as e:
+                    raise ResultsError(f"{path}:{lineno}: malformed crash record ({e})") from None
+                if missing:
+                    raise ResultsError(f"{path}:{lineno}: crash record without {', '.join(missing)}")
+                crashes.append(crash)
+    return crashes

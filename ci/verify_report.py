@@ -3,9 +3,11 @@
 
 Inputs: the resolved plans of the run's builds (--plan: ci/plan.py, written at configure time; an arch without one
 is resolved from ci/matrix/<arch>.txt here: which backend must run in which environment), the execution records
-the binaries append to $SHAKEDOWN_RECORD, and the ctest results the driver took from JUnit XML (results.jsonl).
-Output: one matrix per arch on stdout, and report.md, report.json (schema SCHEMA_VERSION, with run metadata),
-report.html in --out. Exit 1 when the gate fails (gate.py says when), 2 on unreadable input. Expectations of an
+the binaries append to $SHAKEDOWN_RECORD, the ctest results the driver took from JUnit XML (results.jsonl), and the
+crash files of the time-boxed fuzzing with their reproduction commands (--crashes: crashes.jsonl, ci/fuzz_run.py).
+Output: one matrix per arch on stdout, and report.md, report.json (schema SCHEMA_VERSION, with run metadata; each
+problem an object: kind, backend, environment, suite, test, detail, ...), report.html in --out; a crash file is a
+problem. Exit 1 when the gate fails (gate.py says when), 2 on unreadable input. Expectations of an
 arch the run did not cover (--arches) are listed as not checked, never as met.
 """
 import argparse
@@ -19,7 +21,7 @@ import render  # noqa: E402
 from gate import Scope, evaluate  # noqa: E402
 from matrix import MATRIX_DIR, Matrix, MatrixError, host_cpu_flags  # noqa: E402
 from plan import Plan, read  # noqa: E402
-from results import ResultsError, load_records, load_results  # noqa: E402
+from results import ResultsError, load_crashes, load_records, load_results  # noqa: E402
 
 
 def parse_args(argv):
@@ -29,6 +31,7 @@ def parse_args(argv):
                     help="a build's plan-<arch>.jsonl (repeatable); arches without one are resolved from --matrix")
     ap.add_argument("--records", required=True)
     ap.add_argument("--results", required=True, help="ctest results (JSON lines, ci/results.py)")
+    ap.add_argument("--crashes", default="", help="crash files of the time-boxed fuzzing (JSON lines, ci/fuzz_run.py)")
     ap.add_argument("--out", required=True)
     ap.add_argument("--only", default="", help="FAMILY/BACKEND: the matrix and gate for one backend")
     ap.add_argument("--not-run-by-mode", default="", help="comma-separated environments this mode skips")
@@ -49,6 +52,7 @@ def main(argv):
         plan = Plan(built + [r for r in Plan.of_matrix(matrix).records if r.get("arch") not in have])
         records = load_records(args.records)
         results = load_results(args.results)
+        crashes = load_crashes(args.crashes)
     except (MatrixError, ResultsError, OSError, ValueError) as e:
         print(f"verify_report: {e}", file=sys.stderr)
         return 2
@@ -58,7 +62,7 @@ def main(argv):
     scope = Scope(arches={a for a in args.arches.split(",") if a},
                   skipped_envs={e for e in args.not_run_by_mode.split(",") if e}, only=args.only,
                   host_cpu=set(args.host_cpu_flags.split()) if args.host_cpu_flags is not None else host_cpu_flags())
-    ev = evaluate(plan, records, results, scope)
+    ev = evaluate(plan, records, results, scope, crashes)
     ev.constant_time = ct_coverage.section(plan, records, ev.backends, scope.arches, scope.skipped_envs, args.out)
     meta = dict(m.partition("=")[::2] for m in args.meta)
     meta.setdefault("arches", ",".join(sorted(scope.arches)) or "all")

@@ -13,12 +13,18 @@ install(TARGETS shakedown EXPORT shakedownTargets
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/lib/include/shakedown DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(EXPORT shakedownTargets NAMESPACE shakedown:: DESTINATION ${_cmakedir})
 
-# The library has no dependency of its own, so the config file only loads the targets. SameMajorVersion: a 0.x
-# consumer asking for 0.1 accepts 0.1.x and later 0.y, as CMake defines it; docs/abi.md says what 0.x promises.
+# The library has no dependency of its own, so the config file only loads the targets. Compatibility follows the
+# SONAME (lib/CMakeLists.txt, docs/abi.md): while MAJOR is 0 every 0.MINOR may break the interface, so
+# find_package(shakedown 0.1) accepts 0.1.x only (SameMinorVersion), not 0.2; from 1.0 on, SameMajorVersion.
+if(PROJECT_VERSION_MAJOR EQUAL 0)
+  set(_compatibility SameMinorVersion)
+else()
+  set(_compatibility SameMajorVersion)
+endif()
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/shakedownConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/package/shakedownConfig.cmake INSTALL_DESTINATION ${_cmakedir})
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/package/shakedownConfigVersion.cmake
-                                 VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)
+                                 VERSION ${PROJECT_VERSION} COMPATIBILITY ${_compatibility})
 install(FILES ${PROJECT_BINARY_DIR}/package/shakedownConfig.cmake
               ${PROJECT_BINARY_DIR}/package/shakedownConfigVersion.cmake DESTINATION ${_cmakedir})
 
@@ -29,5 +35,19 @@ if(IS_ABSOLUTE "${CMAKE_INSTALL_LIBDIR}" OR IS_ABSOLUTE "${CMAKE_INSTALL_INCLUDE
 endif()
 file(RELATIVE_PATH SHAKEDOWN_PC_TO_PREFIX /prefix/${_pcdir} /prefix)
 string(REGEX REPLACE "/$" "" SHAKEDOWN_PC_TO_PREFIX "${SHAKEDOWN_PC_TO_PREFIX}")
+# The C++ runtime (SHAKEDOWN_CXX_RUNTIME, lib/CMakeLists.txt) and libm: in Libs for the static library, so that a C
+# program linked with `pkg-config --libs shakedown` links (no --static needed); Libs.private for the shared one,
+# which records them itself.
+set(_runtime -lm)
+if(SHAKEDOWN_CXX_RUNTIME)
+  set(_runtime "-l${SHAKEDOWN_CXX_RUNTIME} -lm")
+endif()
+if(BUILD_SHARED_LIBS)
+  set(SHAKEDOWN_PC_LIBS "")
+  set(SHAKEDOWN_PC_LIBS_PRIVATE "Libs.private: ${_runtime}")
+else()
+  set(SHAKEDOWN_PC_LIBS " ${_runtime}")
+  set(SHAKEDOWN_PC_LIBS_PRIVATE "")
+endif()
 configure_file(${PROJECT_SOURCE_DIR}/cmake/shakedown.pc.in ${PROJECT_BINARY_DIR}/package/shakedown.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/package/shakedown.pc DESTINATION ${_pcdir})

@@ -19,7 +19,9 @@ constexpr const char* kBackendsHelp =
     "value is an error (exit status 2).\n"
     "\n"
     "      --help     display this help and exit\n"
-    "      --version  output version information and exit\n";
+    "      --version  output version information and exit\n"
+    "\n"
+    "Full documentation: man shakedown\n";
 
 enum Id { kHelp, kVersion };
 constexpr OptionSpec kSpecs[] = {{kHelp, 0, "help", false, true}, {kVersion, 0, "version", false, true}};
@@ -49,9 +51,10 @@ int backends(Args args) {
                   printable(s.reason).c_str());
     }
   }
-  std::printf("(* = selected for new contexts, + = its lanes used by hash_many(), xN = N messages at once)\n"
-              "cpu features:\n%s",
-              describe(cpu_features()).c_str());
+  std::printf(
+      "(* = selected for new contexts, + = its lanes used by hash_many(), xN = N messages at once)\n"
+      "cpu features:\n%s",
+      describe(cpu_features()).c_str());
   for (std::size_t i = 0; i < kCpuFeatureCount; ++i) {  // each present feature: where it was read, what it means
     const auto f = static_cast<CpuFeature>(i);
     if (!cpu_features().has(f)) continue;

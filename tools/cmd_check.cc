@@ -24,7 +24,7 @@ const char* const kCheckHelp =
     "Usage: shakedown check [OPTION]... [LIST]...\n"
     "Check the digests listed in each LIST (standard input when none or '-'), as sha256sum -c does;\n"
     "the same as 'shakedown sum -c'. Lines: 'DIGEST  FILE', 'DIGEST *FILE', 'TAG (FILE) = DIGEST'\n"
-    "(TAG: SHA256, SHA512, SHA3-256, SHAKE-128, ...; see docs/cli.md), '\\'-escaped names, CRLF ends,\n"
+    "(TAG: SHA256, SHA512, SHA3-256, SHAKE-128, ...; see man shakedown), '\\'-escaped names, CRLF ends,\n"
     "either case of hex, '#' comments.\n"
     "\n"
     "  -a, --algorithm=NAME  check every line with NAME (tags must name it); without -a, a tag chooses\n"
@@ -42,7 +42,9 @@ const char* const kCheckHelp =
     "\n"
     "Exit status: 0 when every list had a properly formatted line, every listed file was read and matched\n"
     "(--ignore-missing: at least one); 1 otherwise (--strict: also for an improperly formatted line);\n"
-    "2 a bad command line.\n";
+    "2 a bad command line.\n"
+    "\n"
+    "Full documentation: man shakedown\n";
 
 namespace {
 
@@ -201,23 +203,50 @@ class ListChecker {
       if (o_.verbosity != Verbosity::status) print_result(l.file, "FAILED open or read");
       return;
     }
-    std::vector<std::uint8_t> digest(l.hex.size() / 2);
-    if (is_xof(l.algorithm))
-      hasher.squeeze(digest);
-    else
-      hasher.final(digest);
-    std::string computed;
-    append_hex(computed, digest);
-    const bool match = same_hex(l.hex, computed);
+    const bool match = same_hex(l.hex, digest_hex(hasher, l.algorithm, l.hex.size() / 2));
     if (match)
       t_.matched = true;
     else
       ++t_.mismatched;
     if (o_.verbosity == Verbosity::status) return;
+    if (!match && l.defaulted && !noted_) note_other_algorithm(l, number);
     if (!match)
       print_result(l.file, "FAILED");
     else if (o_.verbosity != Verbosity::quiet)
       print_result(l.file, "OK");
+  }
+
+  static std::string digest_hex(Hasher& hasher, Algorithm alg, std::size_t bytes) {
+    std::vector<std::uint8_t> digest(bytes);
+    if (is_xof(alg))
+      hasher.squeeze(digest);
+    else
+      hasher.final(digest);
+    std::string hex;
+    append_hex(hex, digest);
+    return hex;
+  }
+
+  // An untagged line read as sha256 (no -a) did not match, and its digest has the length of other algorithms' too
+  // (64 hex digits: sha512-256 and sha3-256; 56: sha512-224, sha3-224; 128: sha3-512): a list made by sha3sum,
+  // `openssl dgst -r` or shasum -a 512256 looks the same. The file is hashed with each such algorithm, and when one
+  // matches the note names it: "FAILED" alone sends the user looking for corruption. When none matches, the file
+  // did change, and there is nothing to add. Once per list, as every note, so at most one file is read again.
+  void note_other_algorithm(const SumsLine& l, std::uintmax_t number) {
+    for (Algorithm a : kAllAlgorithms) {
+      if (a == l.algorithm || is_xof(a) || 2 * digest_size(a) != l.hex.size()) continue;
+      try {
+        Hasher other = make_hasher(o_, a);
+        if (hash_input(l.file, other) != 0 || !same_hex(l.hex, digest_hex(other, a, digest_size(a)))) continue;
+      } catch (const UsageError&) {  // the -B backend does not implement that family
+        continue;
+      }
+      noted_ = true;
+      report(shown_ + ": " + std::to_string(number) + ": note: the digest is " + quoted(l.file) + "'s " +
+             std::string(name(a)) + " digest: untagged lines are checked as " + std::string(name(l.algorithm)) +
+             " without -a; check this list with -a " + std::string(name(a)));
+      return;
+    }
   }
 
   void summarize() {

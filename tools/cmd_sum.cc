@@ -43,7 +43,9 @@ constexpr const char* kSumHelp =
     "\n"
     "A name with a backslash, newline or carriage return is escaped (\\\\, \\n, \\r) and its line starts with\n"
     "'\\', as coreutils does. Exit status: 0 success, 1 a file could not be read or written (or, with -c, a\n"
-    "digest did not match or no line could be verified), 2 a bad command line.\n";
+    "digest did not match or no line could be verified), 2 a bad command line.\n"
+    "\n"
+    "Full documentation: man shakedown\n";
 
 constexpr std::size_t kSqueezeChunk = std::size_t{1} << 15;
 
@@ -72,8 +74,7 @@ void write_digest(Hasher& hasher, Algorithm alg, std::uint64_t length) {
 }
 
 // "HEX  NAME", "HEX *NAME" or "TAG (NAME) = HEX", escaped as coreutils 9.1 does unless lines end in NUL.
-void write_sum_line(const SumOptions& o, Algorithm alg, std::uint64_t length, const std::string& file,
-                    Hasher& hasher) {
+void write_sum_line(const SumOptions& o, Algorithm alg, std::uint64_t length, const std::string& file, Hasher& hasher) {
   const bool escape = !o.zero && sum_line_needs_escape(file);
   const std::string name = escape ? escape_name(file) : file;
   if (escape) write_text("\\");

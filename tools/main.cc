@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <exception>
 #include <new>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -11,6 +12,7 @@
 #include "command_line.h"
 #include "commands.h"
 #include "diagnostics.h"
+#include "shakedown/algorithm.h"
 #include "shakedown/error.h"
 #include "terminal_text.h"
 
@@ -27,7 +29,10 @@ constexpr const char* kUsageText =
     "  help [COMMAND]                this text, or COMMAND's (as COMMAND --help)\n"
     "\n"
     "Every command takes --help and --version. SHAKEDOWN_BACKENDS pins or excludes backends\n"
-    "(e.g. SHAKEDOWN_BACKENDS=sha256=generic); a malformed value is an error.\n";
+    "(e.g. SHAKEDOWN_BACKENDS=sha256=generic); a malformed value is an error.\n"
+    "Called through a link named ALGsum (sha256sum, sha3-256sum, ...), it is 'shakedown sum -a ALG'.\n"
+    "\n"
+    "Full documentation: man shakedown\n";
 
 bool is_command(std::string_view c) { return c == "sum" || c == "check" || c == "backends"; }
 
@@ -61,9 +66,21 @@ int run(const std::vector<std::string_view>& argv) {
   }
   if (argv.empty()) throw UsageError("missing command");
   if (command == "repro")
-    throw UsageError("unknown command 'repro': crash reproduction is the shakedown-repro tool, built with the "
-                     "test and fuzz targets and not installed");
+    throw UsageError(
+        "unknown command 'repro': crash reproduction is the shakedown-repro tool, built with the "
+        "test and fuzz targets and not installed");
   throw UsageError("unknown command " + quoted(command, Quotes::always));
+}
+
+// The algorithm a program name such as sha256sum or sha3-256sum (a link to shakedown, as coreutils' tools are
+// named) stands for: ALGsum for each algorithm `sum -a` knows by its name.
+std::optional<Algorithm> algorithm_of_program(std::string_view argv0) {
+  const std::size_t slash = argv0.rfind('/');
+  const std::string_view base = slash == std::string_view::npos ? argv0 : argv0.substr(slash + 1);
+  if (!base.ends_with("sum")) return std::nullopt;
+  for (Algorithm a : kAllAlgorithms)
+    if (base.substr(0, base.size() - 3) == name(a)) return a;
+  return std::nullopt;
 }
 
 }  // namespace
@@ -74,10 +91,19 @@ void print_version() { std::printf("shakedown %s\n", SHAKEDOWN_VERSION); }
 
 int main(int argc, char** argv) {
   using namespace shakedown::cli;
-  const std::vector<std::string_view> args(argv + 1, argv + argc);
+  std::vector<std::string_view> args(argv + 1, argv + argc);
   int status = kUsage;
   try {
-    status = run(args);
+    // sha256sum FILE... through a link: `shakedown sum -a sha256 FILE...`, with coreutils' name in its messages.
+    const std::optional<shakedown::Algorithm> alg = argc > 0 ? algorithm_of_program(argv[0]) : std::nullopt;
+    if (alg) {
+      const std::string program(shakedown::name(*alg));
+      set_program_name(program + "sum");
+      args.insert(args.begin(), {"-a", shakedown::name(*alg)});
+      status = sum(args);
+    } else {
+      status = run(args);
+    }
   } catch (const UsageError& e) {
     report(e.what());
     std::fprintf(stderr, "Try '%s --help' for more information.\n", program_name().c_str());

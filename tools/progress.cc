@@ -1,9 +1,11 @@
-// The progress line: "shakedown sum: FILE: 123 MiB of 600 MiB (20%)", redrawn at most five times a second.
+// The progress line: "shakedown sum: FILE: 123 MiB of 600 MiB (20%), 850 MiB/s, 1 s left", redrawn at most five
+// times a second.
 #include "progress.h"
 
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdio>
 
 #include "diagnostics.h"
@@ -43,12 +45,24 @@ std::string size_text(std::uint64_t bytes, std::uint64_t scale) {
   return text;
 }
 
+// "42 s", "3:07": the time left, rounded up (a line saying 0 s while work remains would be wrong).
+std::string duration_text(double seconds) {
+  const auto s = static_cast<unsigned long long>(std::ceil(seconds));
+  char text[32];
+  if (s < 60)
+    std::snprintf(text, sizeof text, "%llu s", s);
+  else
+    std::snprintf(text, sizeof text, "%llu:%02llu", s / 60, s % 60);
+  return text;
+}
+
 }  // namespace
 
 Progress::Progress(std::string_view name, std::int64_t total)
     : enabled_(stderr_is_terminal()),
       name_(quoted(base_name(name), Quotes::when_needed, kMaxNameBytes)),
-      total_(total) {
+      total_(total),
+      started_(std::chrono::steady_clock::now()) {
   if (enabled_ && total_ > static_cast<std::int64_t>(kProgressThreshold)) draw();
 }
 
@@ -70,6 +84,16 @@ void Progress::draw() {
     text += " of " + size_text(total, scale) + " (" + std::to_string(done_ * 100 / total) + "%)";
   } else {
     text += " read";
+  }
+  // The rate since the start, once there is one to speak of (the first redraw), and the time left at that rate.
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started_).count();
+  if (done_ > 0 && seconds >= 0.1) {
+    const double rate = static_cast<double>(done_) / seconds;
+    char text_rate[32];
+    std::snprintf(text_rate, sizeof text_rate, ", %.0f MiB/s", rate / (1 << 20));
+    text += text_rate;
+    if (total_ > 0 && static_cast<std::uint64_t>(total_) > done_)
+      text += ", " + duration_text(static_cast<double>(static_cast<std::uint64_t>(total_) - done_) / rate) + " left";
   }
   show_status_line(std::string_view(text).substr(0, terminal_columns() - 1));
   last_draw_ = std::chrono::steady_clock::now();

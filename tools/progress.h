@@ -29,6 +29,7 @@ class Progress {
   std::string name_;  // quoted for the terminal
   std::int64_t total_;
   std::uint64_t done_ = 0;
+  std::chrono::steady_clock::time_point started_;  // for the rate and the time left
   std::chrono::steady_clock::time_point last_draw_{};
   bool drawn_ = false;
 };

@@ -151,7 +151,7 @@ ParsedLine SumsParser::parse_untagged(std::string_view line, std::size_t start, 
   }
   std::optional<std::string> file = escaped ? unescape_name(line.substr(i)) : std::string(line.substr(i));
   if (!file) return improper();
-  return ParsedLine{SumsLine{alg, std::string(hex), std::move(*file)}, {}};
+  return ParsedLine{SumsLine{alg, std::string(hex), std::move(*file), !fixed_.has_value()}, {}};
 }
 
 std::size_t min_checked_xof_length(Algorithm alg) {

@@ -36,8 +36,9 @@ std::size_t min_checked_xof_length(Algorithm alg);
 
 struct SumsLine {
   Algorithm algorithm;
-  std::string hex;   // as listed (either case), already checked: hex digits of the algorithm's length
-  std::string file;  // unescaped
+  std::string hex;         // as listed (either case), already checked: hex digits of the algorithm's length
+  std::string file;        // unescaped
+  bool defaulted = false;  // untagged and no -a: the algorithm is only the default, not the list's word
 };
 
 // Why a line that is not a checksum line probably is one for another algorithm, for a note to the user.

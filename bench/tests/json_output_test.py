@@ -13,7 +13,9 @@ import tempfile
 import unittest
 
 BENCH = os.path.abspath(sys.argv[1])
-FILTER = "--benchmark_filter=^(sha256|sha3-256)/.*/(64|1024)$"
+FILTER = "--benchmark_filter=^(sha256|sha3-256)/.*/(64|1024)/"
+SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+NAME = re.compile(r"^((sha256|sha3-256)/[a-z0-9_/]+/(64|1024))/round:(\d+)$")  # a case, and the round it ran in
 
 
 class JsonOutput(unittest.TestCase):
@@ -38,9 +40,32 @@ class JsonOutput(unittest.TestCase):
         names = [b["name"] for b in doc["benchmarks"]]
         self.assertTrue(names, "no benchmark ran")
         for name in names:
-            self.assertRegex(name, r"^(sha256|sha3-256)/[a-z0-9_/]+/(64|1024)$")
+            self.assertRegex(name, NAME)
         self.assertTrue(any("/openssl/" in n for n in names), names)
         self.assertTrue(any("/openssl/" not in n for n in names), names)
+
+    def test_every_run_has_its_own_name(self):
+        # Each round used to register every case under the same name: tools that key on `name` merged the rounds.
+        names = [b["name"] for b in json.loads(self.proc.stdout)["benchmarks"]
+                 if b.get("run_type", "iteration") == "iteration"]
+        self.assertEqual(len(names), len(set(names)), sorted(n for n in set(names) if names.count(n) > 1)[:5])
+        rounds = {}
+        for n in names:
+            case, _, _, r = NAME.match(n).groups()
+            rounds.setdefault(case, set()).add(int(r))
+        self.assertEqual(set(map(frozenset, rounds.values())), {frozenset({1, 2})})  # --shakedown_rounds=2
+
+    def test_context_names_the_version_commit_and_selected_backends(self):
+        context = json.loads(self.proc.stdout)["context"]
+        with open(os.path.join(SOURCE, "CMakeLists.txt"), encoding="utf-8") as f:
+            version = re.search(r"project\(shakedown VERSION ([0-9.]+)", f.read()).group(1)
+        self.assertEqual(context.get("shakedown_version"), version, context)
+        self.assertRegex(context.get("shakedown_commit", ""), r"^[0-9a-f]{7,}(-dirty)?$|^unknown$")
+        selected = dict(item.split("=", 1) for item in context.get("shakedown_selected", "").split(","))
+        self.assertEqual(set(selected), {"sha256", "sha512", "keccak"}, context)
+        self.assertTrue(all(selected.values()), context)
+        self.assertEqual(context.get("shakedown_measured"), "every available backend")
+        self.assertEqual(context.get("shakedown_rounds"), "2")
 
     def test_table_goes_to_stderr(self):
         self.assertRegex(self.proc.stderr, r"case +backend +length +ours MB/s +OpenSSL MB/s +ratio")
@@ -49,10 +74,11 @@ class JsonOutput(unittest.TestCase):
     def test_table_file_matches_stdout(self):
         with open(self.table_path, encoding="utf-8") as f:
             table = json.load(f)
-        best = {}
+        best = {}  # by case: the best of its rounds
         for b in json.loads(self.proc.stdout)["benchmarks"]:
             if b.get("run_type", "iteration") == "iteration" and "bytes_per_second" in b:
-                best[b["name"]] = max(best.get(b["name"], 0.0), b["bytes_per_second"] / 1e6)
+                case = NAME.match(b["name"]).group(1)
+                best[case] = max(best.get(case, 0.0), b["bytes_per_second"] / 1e6)
         self.assertTrue(table, "empty ratio table")
         for row in table:
             self.assertEqual(set(row), {"case", "backend", "length", "ours_mb_per_s", "openssl_mb_per_s", "ratio"})

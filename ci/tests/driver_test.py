@@ -2,9 +2,11 @@
 """ci/driver.py and its jobs: modes and their defaults, which builds a mode runs, the entries a mode leaves out
 and --only's filters (looked up in the plan), --fail-fast's passes, the changed backends, and the progress
 estimate. (The steps themselves run in ci/verify --quick.)"""
+import json
 import os
 import re
 import sys
+import tempfile
 import time
 import unittest
 
@@ -13,6 +15,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import changes  # noqa: E402
 import ctest_run  # noqa: E402
 import driver  # noqa: E402
+import fuzz_run  # noqa: E402
 from console import Console  # noqa: E402
 from matrix import Matrix  # noqa: E402
 from plan import Facts, Plan, resolve  # noqa: E402
@@ -198,19 +201,113 @@ class ChangesTest(unittest.TestCase):
 
 
 class ProgressTest(unittest.TestCase):
-    def test_estimate_from_recorded_costs_less_the_work_in_progress(self):
+    def test_estimate_from_the_last_runs_times(self):
         p = ctest_run.Progress("b", ["a", "b", "c", "d"], {"a": 10, "b": 10, "c": 60, "d": 60}, time.time() - 20)
         p.finished("a")
         p.finished("b")
         line = p.line()
         self.assertIn("2/4 tests", line)
-        # (60 + 60) / 2 jobs, less 20 s spent of which the finished entries account for (10 + 10) / 2
-        self.assertRegex(line, r"about 00:(49|50) left \(from the last run's times\)")
+        # (60 + 60) / 2 jobs: a minute
+        self.assertRegex(line, r"about 01:00 left \(from the last run's times\)")
+        # The longest entry left bounds it from below: two jobs cannot share one entry.
+        p = ctest_run.Progress("b", ["a", "b", "c"], {"a": 5, "b": 5, "c": 300}, time.time())
+        self.assertRegex(p.line(), r"about 05:00 left")
 
-    def test_by_count_without_costs(self):
+    def test_a_slower_run_scales_the_last_runs_times_within_bounds(self):
+        names = [f"t{i}" for i in range(10)]
+        p = ctest_run.Progress("b", names, {n: 10 for n in names}, time.time() - 50)
+        for n in names[:5]:
+            p.finished(n, 20.0)  # twice the last run's time
+        self.assertRegex(p.line(), r"about 00:50 left")  # (5 x 10 s) / 2 jobs, times 2
+        p = ctest_run.Progress("b", names, {n: 10 for n in names}, time.time() - 50)
+        for n in names[:5]:
+            p.finished(n, 1000.0)
+        self.assertRegex(p.line(), r"about 01:15 left")  # the scale stops at 3
+
+    def test_no_absurd_estimate_when_the_costliest_entries_finish_first(self):
+        # An 8-minute phase of 2825 entries: ctest starts the whole-suite entries first, so after 30 s two entries
+        # are done; by count that read "about 11:46:15 left". No estimate until a quarter is done, then a bounded one.
+        names = [f"t{i}" for i in range(2825)]
+        p = ctest_run.Progress("host-default", names, {}, time.time() - 30)
+        p.finished("t0")
+        p.finished("t1")
+        line = p.line()
+        self.assertNotIn("left", line)
+        self.assertIn("no estimate by count before 25% are done", line)
+        for n in names[:800]:
+            p.finished(n)
+        seconds, how = p.estimate(30)
+        self.assertEqual(how, "by count")
+        self.assertLessEqual(seconds, 3 * 30)
+
+    def test_by_count_without_times(self):
         p = ctest_run.Progress("b", ["a", "b"], {}, time.time() - 30)
         p.finished("a")
-        self.assertRegex(p.line(), r"1/2 tests, 00:(29|30|31) elapsed, about 00:(29|30|31) left \(by count\)")
+        self.assertRegex(p.line(), r"1/2 tests, 00:(29|30|31) elapsed, 2 tests/min, about 00:(29|30|31) left "
+                                   r"\(by count\)")
+
+    def test_finished_lines_and_the_last_runs_times(self):
+        self.assertEqual(ctest_run.finished_entry("  12/140 Test  #12: unit.A.b ......   Passed    1.25 sec"),
+                         ("unit.A.b", 1.25))
+        self.assertEqual(ctest_run.finished_entry("  1/2 Test  #1: x.y ...***Failed    0.05 sec"), ("x.y", 0.05))
+        self.assertEqual(ctest_run.finished_entry("  3/9 Test  #3: slow ..........***Timeout 1200.01 sec"),
+                         ("slow", 1200.01))
+        self.assertIsNone(ctest_run.finished_entry("Start  3: slow"))
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "results.jsonl")
+            with open(path, "w") as f:
+                for build, test, t in (("host-default", "unit.A", 1.5), ("host-fuzz", "fuzz.x", 7.0)):
+                    f.write(json.dumps({"build": build, "arch": "x86_64", "test": test, "status": "passed",
+                                        "time": t}) + "\n")
+            self.assertEqual(ctest_run.last_run_times(path), {"host-default": {"unit.A": 1.5},
+                                                              "host-fuzz": {"fuzz.x": 7.0}})
+            self.assertEqual(ctest_run.last_run_times(os.path.join(d, "none.jsonl")), {})
+
+
+class OutputFolderTest(unittest.TestCase):
+    def test_each_mode_writes_its_own_folder(self):
+        # --quick used to write build/verify/, over the last full run's report.
+        for argv, folder in ((["verify", "--quick"], "quick"), (["verify"], "verify"), (["verify", "--deep"], "deep"),
+                             (["test"], "test")):
+            d = driver.Driver(driver.parse_args(argv))
+            self.assertEqual(d.out, os.path.join(driver.ROOT, "build", folder), argv)
+
+    def test_help_names_the_folders(self):
+        self.assertIn("build/<mode>/ (build/verify/, build/quick/, build/deep/ or build/test/", driver.__doc__)
+
+
+class CrashFileTest(unittest.TestCase):
+    """A crash file of the time-boxed fuzzing is found, and its replay command sets up its environment."""
+
+    def test_the_replay_command_runs_repro_of_the_build_in_the_environment(self):
+        job = {"env": "emul.sha512ni", "target": "fuzz_hash", "runner": [],
+               "environment": {"SHAKEDOWN_EMULATE": "sha512ni"}}
+        cmd = fuzz_run.repro_command("/src", "/src/build/fuzz", job, "/out/fuzz-emul.sha512ni-fuzz_hash-crash-ab")
+        self.assertEqual(cmd, "cd /src && /src/build/fuzz/fuzz/shakedown-repro --env emul.sha512ni "
+                              "/out/fuzz-emul.sha512ni-fuzz_hash-crash-ab")
+        job = dict(job, target="fuzz_api", runner=["qemu-s390x", "-L", "/sys root", "-cpu", "max"])
+        cmd = fuzz_run.repro_command("/src", "/b", job, "/f")
+        self.assertEqual(cmd, "cd /src && env ASAN_OPTIONS=detect_stack_use_after_return=0 qemu-s390x -L "
+                              "'/sys root' -cpu max /b/fuzz/shakedown-repro --env emul.sha512ni /f")
+
+    def test_crash_files_are_recorded_with_their_command(self):
+        with tempfile.TemporaryDirectory() as d:
+            sha = "0123456789abcdef0123456789abcdef01234567"
+            for name in (f"fuzz-emul.sha512ni-fuzz_hash-crash-{sha}", f"fuzz-emul.sha512ni-fuzz_hash-leak-{sha}",
+                         f"fuzz-emul.sha512ni-full-scale-fuzz_hash-crash-{sha}", "fuzz-emul.sha512ni-fuzz_hash.log"):
+                open(os.path.join(d, name), "w").close()
+            crashes = os.path.join(d, "crashes.jsonl")
+            row = MATRIX.row("x86_64", "host-fuzz")
+            run = fuzz_run.TimeBoxedFuzzing(Console(), "/src", row, "/b", [], 1, d, "/rec", crashes)
+            job = {"env": "emul.sha512ni", "target": "fuzz_hash", "runner": []}
+            found = run.record_crashes({"label": "emul.sha512ni-fuzz_hash", "job": job, "started": time.time()})
+            self.assertEqual([k for k, _ in found], ["crash", "leak"])
+            with open(crashes) as f:
+                recorded = [json.loads(line) for line in f]
+            self.assertEqual(recorded[0]["repro"], f"cd /src && /b/fuzz/shakedown-repro --env emul.sha512ni "
+                                                   f"{d}/fuzz-emul.sha512ni-fuzz_hash-crash-{sha}")
+            self.assertEqual({r["env"] for r in recorded}, {"emul.sha512ni"})
+            self.assertEqual(recorded[0]["build"], "host-fuzz")
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 """The coverage gate and its reports: it must fail when an expected backend did not run, when a backend's output
 was wrong (and say which backend), when a ctest entry failed however it ended, and when a compiled backend is
 required nowhere; every report format must show the same failures."""
+import html
 import json
 import os
 import subprocess
@@ -87,7 +88,8 @@ class GateTest(unittest.TestCase):
         self.assertIn("QEMU pass (v5 d5 l5)", out)  # a multi-lane function's own checks are shown apart
         self.assertIn("every expected backend ran", out)
         data = json.loads(reports["report.json"])
-        self.assertEqual(data["schema"], 3)
+        self.assertEqual(data["schema"], 4)
+        self.assertEqual((data["problems"], data["crashes"]), ([], []))
         self.assertEqual(data["run"]["arches"], "x86_64")
 
     def test_third_party_code_on_a_model_is_required_and_named(self):
@@ -238,6 +240,62 @@ class GateTest(unittest.TestCase):
         self.assertIn("native FAIL (f5)", reports["report.md"])
         self.assertEqual(json.loads(reports["report.json"])["cells"]["sha256/x86_64/shani@host-fuzz"]["result"], "FAIL")
         self.assertIn('#f7c5c5" title="fuzz_hash: sha256">native FAIL (f5)', reports["report.html"])
+
+    def test_problems_are_data_in_json(self):
+        # A bot reads what failed where from the fields, not from the sentence.
+        recs = [r for r in healthy() if not (r["env"] == "host-fuzz")]
+        recs += [failure("host-default", "EveryBackend/HashDiff.X/sha256__x86_64_avx2")]
+        res = [result("unit.Api.Something", kind="SEGFAULT")]
+        rc, out, reports = self.run_gate(recs, res)
+        self.assertEqual(rc, 1)
+        problems = json.loads(reports["report.json"])["problems"]
+        by_kind = {p["kind"]: p for p in problems}
+        self.assertEqual(set(by_kind), {"not-run", "backend-failed", "ctest-failed"})
+        self.assertEqual({k: by_kind["not-run"][k] for k in ("backend", "environment", "arch")},
+                         {"backend": "sha256/x86_64/shani", "environment": "host-fuzz", "arch": "x86_64"})
+        self.assertRegex(by_kind["not-run"]["where"], r"ci/matrix/x86_64\.txt:\d+")
+        self.assertEqual((by_kind["backend-failed"]["backend"], by_kind["backend-failed"]["environment"]),
+                         ("sha256/x86_64/avx2", "host-default"))
+        self.assertEqual((by_kind["ctest-failed"]["test"], by_kind["ctest-failed"]["detail"]),
+                         ("unit.Api.Something", "SEGFAULT"))
+        self.assertTrue(by_kind["ctest-failed"]["repro"].startswith("cd /b && env SHAKEDOWN_ENV_NAME=host-default"))
+        for p in problems:  # the sentence the text reports print is there too
+            self.assertIn(p["text"], out)
+        missing = [r for r in healthy() if not (r["backend"] == "x86_64/avx2" and r["suite"] == "diff" and
+                                                r["env"] == "qemu-x86_64.avx2")]
+        _, _, reports = self.run_gate(missing)
+        (p,) = json.loads(reports["report.json"])["problems"]
+        self.assertEqual((p["kind"], p["suite"], p["environment"]), ("no-executions", "diff", "qemu-x86_64.avx2"))
+
+    def test_crash_files_show_in_every_format_with_their_command(self):
+        crash = {"file": "/v/fuzz/x86_64/fuzz-emul.sha512ni-fuzz_hash-crash-" + "a" * 40, "kind": "crash",
+                 "env": "emul.sha512ni", "target": "fuzz_hash", "build": "host-fuzz", "arch": "x86_64",
+                 "repro": "cd /src && /b/fuzz/shakedown-repro --env emul.sha512ni /v/fuzz/x86_64/fuzz-emul..."}
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "crashes.jsonl")
+            with open(path, "w") as f:
+                f.write(json.dumps(crash) + "\n")
+            rc, out, reports = self.run_gate(healthy(), extra=["--crashes", path])
+        self.assertEqual(rc, 1)  # a crash file fails the gate
+        for text in (out, reports["report.md"], html.unescape(reports["report.html"])):
+            self.assertIn(crash["file"], text)
+            self.assertIn(crash["repro"], text)
+        self.assertIn("## Crash files", reports["report.md"])
+        self.assertIn("<h2>Crash files</h2>", reports["report.html"])
+        data = json.loads(reports["report.json"])
+        self.assertEqual(data["crashes"], [crash])
+        (p,) = data["problems"]
+        self.assertEqual((p["kind"], p["environment"], p["test"], p["detail"], p["repro"]),
+                         ("crash-file", "emul.sha512ni", "fuzz_hash", crash["file"], crash["repro"]))
+
+    def test_malformed_crash_records_are_an_error(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "crashes.jsonl")
+            with open(path, "w") as f:
+                f.write('{"file": "x"}\n')
+            rc, out, _ = self.run_gate(healthy(), extra=["--crashes", path])
+        self.assertEqual(rc, 2)
+        self.assertIn("crash record without kind, env, target, build, arch, repro", out)
 
     def test_only_narrows_and_rejects_an_unknown_backend(self):
         recs = healthy() + [failure("host-default", "EveryBackend/HashDiff.X/sha256__generic")]

@@ -36,9 +36,10 @@ void check_nth(const char* what, std::size_t i, Check&& check) {
 }
 
 // Whether [p, p + n) and the storage of an array of spans share a byte (by address; std::less orders any pointers).
+// A null p with n > 0 is no range at all (p + n would be undefined): check_pointer refuses it next.
 template <class Span>
 bool overlaps_array(const std::uint8_t* p, std::size_t n, std::span<const Span> array) {
-  if (n == 0 || array.empty()) return false;
+  if (n == 0 || p == nullptr || array.empty()) return false;
   const auto* lo = reinterpret_cast<const std::uint8_t*>(array.data());
   const auto* hi = reinterpret_cast<const std::uint8_t*>(array.data() + array.size());
   const std::less<const std::uint8_t*> before;

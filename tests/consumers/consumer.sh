@@ -6,8 +6,10 @@
 #
 # Usage: consumer.sh MODE SOURCE_DIR WORK_DIR [BUILD_DIR]
 #   environment: CMAKE, CMAKE_GENERATOR, CC, CXX (the parent build's), PYTHON (optional)
-#   MODE: install-static (cmake --install BUILD_DIR), install-shared (a library-only shared build), find_package-static,
-#         find_package-shared, add_subdirectory, pkg_config (a C++ and a C program), symbols, ctypes
+#   MODE: install-static (cmake --install BUILD_DIR), install-shared (a shared build of the library and the CLI),
+#         find_package-static, find_package-shared, add_subdirectory, pkg_config (a C++ and a C program), symbols,
+#         ctypes, cli-shared (the shared install's bin/shakedown, in place and relocated), c_find_package (a C-only
+#         CMake project), embed_export (an embedding library with an export set of its own)
 set -euo pipefail
 mode=$1 source_dir=$2 work=$3 build_dir=${4:-}
 abc_sha256=ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad  # FIPS 180-2 Appendix B.1
@@ -25,7 +27,11 @@ check_digest() {
   echo "$1: $out (FIPS 180-2 B.1)"
 }
 quiet() { local log=$work/$mode.log; "$@" >"$log" 2>&1 || { cat "$log" >&2; fail "$* (log $log)"; }; }
-library() { find "$work/prefix-$1" \( -name "libshakedown.so.*.*" -o -name "libshakedown.a" \) -print -quit; }
+library() { find "$work/prefix-$1" \( -name "libshakedown.so.*.*.*" -o -name "libshakedown.a" \) -print -quit; }
+# MAJOR MINOR of project(shakedown VERSION ...).
+project_version() {
+  sed -n 's/^project(shakedown VERSION \([0-9]*\)\.\([0-9]*\)\..*/\1 \2/p' "$source_dir/CMakeLists.txt"
+}
 
 case $mode in
   install-static)
@@ -35,14 +41,36 @@ case $mode in
     [[ -n $(library static) ]] || fail "no libshakedown.a installed"
     ;;
   install-shared)
-    # The library alone, shared, from the same sources and compilers (the suites and tools are not rebuilt).
+    # The library shared, and the CLI that links it, from the same sources and compilers (the suites are not
+    # rebuilt), installed as a user would: into a prefix the loader does not search.
     rm -rf "$work/prefix-shared" "$work/build-shared"
     quiet "$cmake" -S "$source_dir" -B "$work/build-shared" "${generator[@]}" "${compilers[@]}" \
       -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBUILD_SHARED_LIBS=ON -DSHAKEDOWN_BUILD_TESTS=OFF \
-      -DSHAKEDOWN_BUILD_BENCH=OFF -DSHAKEDOWN_BUILD_TOOLS=OFF -DSHAKEDOWN_BUILD_EMUL=OFF
-    quiet "$cmake" --build "$work/build-shared" --target shakedown
+      -DSHAKEDOWN_BUILD_BENCH=OFF -DSHAKEDOWN_BUILD_TOOLS=ON -DSHAKEDOWN_BUILD_EMUL=OFF
+    quiet "$cmake" --build "$work/build-shared" --target shakedown shakedown_cli
     quiet "$cmake" --install "$work/build-shared" --prefix "$work/prefix-shared"
     [[ -n $(library shared) ]] || fail "no libshakedown.so installed"
+    [[ -x $work/prefix-shared/bin/shakedown ]] || fail "no bin/shakedown installed"
+    ;;
+  cli-shared)
+    # The installed CLI must start from its prefix, and from the prefix moved elsewhere: it finds the library
+    # relative to itself (RUNPATH $ORIGIN/../lib), never through LD_LIBRARY_PATH or the loader's system paths.
+    rm -rf "$work/relocated-shared"
+    cp -a "$work/prefix-shared" "$work/relocated-shared"
+    for prefix in "$work/prefix-shared" "$work/relocated-shared"; do
+      cli=$prefix/bin/shakedown
+      out=$(env -u LD_LIBRARY_PATH "$cli" backends 2>&1) || fail "$cli backends exited $?: $out"
+      out=$(printf abc | env -u LD_LIBRARY_PATH "$cli" sum -a sha256) || fail "$cli sum exited $?"
+      [[ $out == "$abc_sha256  -" ]] || fail "$cli sum printed '$out'"
+      loaded=$(env -u LD_LIBRARY_PATH ldd "$cli") || fail "ldd $cli exited $?"
+      so=$(sed -n 's/^\s*libshakedown\.so[^ ]* => \([^ ]*\) .*/\1/p' <<<"$loaded")
+      [[ -n $so && $(realpath "$so") == "$(realpath "$prefix")"/lib/* ]] ||
+        fail "$cli does not load its own prefix's library:"$'\n'"$loaded"
+      echo "$cli: starts, SHA-256(abc) right, loads $prefix's libshakedown"
+    done
+    runpath=$(readelf -d "$work/prefix-shared/bin/shakedown" | sed -n 's/.*(RUNPATH).*\[\(.*\)\]/\1/p')
+    [[ $runpath == '$ORIGIN/'* ]] || fail "RUNPATH '$runpath' is not relative to the binary"
+    echo "RUNPATH $runpath"
     ;;
   find_package-static | find_package-shared)
     kind=${mode#find_package-} dir=$work/find_package-$kind
@@ -58,13 +86,34 @@ case $mode in
       grep -q "$work/prefix-shared/.*libshakedown.so" <<<"$loaded" ||
         fail "consumer does not load the installed .so:"$'\n'"$loaded"
     fi
-    # shakedownConfigVersion.cmake (SameMajorVersion): another major version is refused.
-    if "$cmake" -S "$source_dir/tests/consumers/find_package" -B "$dir-v1" "${generator[@]}" "${compilers[@]}" \
-         -DCMAKE_PREFIX_PATH="$work/prefix-$kind" -DSHAKEDOWN_WANT=1.0 >"$dir-v1.log" 2>&1; then
-      fail "find_package(shakedown 1.0) accepted an installed 0.x"
+    # shakedownConfigVersion.cmake (docs/abi.md): this MAJOR.MINOR is accepted (the build above asked for it);
+    # another major is refused, and while MAJOR is 0, so is another minor: every 0.MINOR may change the layout of
+    # types applications inline (0.2.0 did: sizeof(Hasher) 240 -> 368), so asking for 0.1 must not find 0.2.
+    read -r major minor < <(project_version)
+    refused=("$((major + 1)).0")
+    if [[ $major == 0 ]]; then
+      refused+=("0.$((minor + 1))")
+      ((minor == 0)) || refused+=("0.$((minor - 1))")
     fi
-    grep -q "is not compatible\|version: 0\." "$dir-v1.log" || { cat "$dir-v1.log"; fail "no version message"; }
-    echo "find_package(shakedown 1.0) refused, as SameMajorVersion says"
+    for want in "${refused[@]}"; do
+      if "$cmake" -S "$source_dir/tests/consumers/find_package" -B "$dir-v$want" "${generator[@]}" "${compilers[@]}" \
+           -DCMAKE_PREFIX_PATH="$work/prefix-$kind" -DSHAKEDOWN_WANT="$want" >"$dir-v$want.log" 2>&1; then
+        fail "find_package(shakedown $want) accepted the installed $major.$minor"
+      fi
+      grep -q "is not compatible\|version: $major\.$minor" "$dir-v$want.log" ||
+        { cat "$dir-v$want.log"; fail "no version message for $want"; }
+      echo "find_package(shakedown $want) refused; $major.$minor accepted"
+    done
+    ;;
+  c_find_package)
+    # A C-only project (project(capp LANGUAGES C)) linking the default static install: the target carries the C++
+    # runtime the library needs, which no C linker adds by itself (undefined operator new, __cxa_guard_acquire).
+    dir=$work/c_find_package
+    rm -rf "$dir"
+    quiet "$cmake" -S "$source_dir/tests/consumers/c_find_package" -B "$dir" "${generator[@]}" \
+      -DCMAKE_C_COMPILER="${CC:-cc}" -DCMAKE_PREFIX_PATH="$work/prefix-static"
+    quiet "$cmake" --build "$dir"
+    check_digest "$dir/consumer"
     ;;
   add_subdirectory)
     # Neither GoogleTest nor OpenSSL nor Google Benchmark may be found: the defaults must not need them.
@@ -77,10 +126,31 @@ case $mode in
     check_digest "$dir/consumer"
     extra=$(find "$dir/shakedown" -type f -perm -u+x ! -name "*.so*" ! -name "*.sh" | head -n 5)
     [[ -z $extra ]] || fail "shakedown built executables into the parent's build: $extra"
+    # The test hooks and their second copy of the library are the tests' (lib/testing/), never an embedder's.
+    extra=$(find "$dir/shakedown" -name "*.a" ! -name "libshakedown.a" | head -n 5)
+    [[ -z $extra ]] || fail "shakedown built libraries the parent does not link: $extra"
     quiet "$cmake" --install "$dir" --prefix "$dir-prefix"
     installed=$(cd "$dir-prefix" && find . -type f | sort | tr '\n' ' ')
     [[ $installed == "./bin/consumer " ]] || fail "installing the parent installed more than its program: $installed"
     echo "built and installed nothing of shakedown's but the library it links"
+    ;;
+  embed_export)
+    # An embedding library that installs an export set of its own: with SHAKEDOWN_INSTALL=ON shakedown's target is
+    # exported beside it and generation succeeds; without, CMake refuses (docs/abi.md says to turn it on).
+    dir=$work/embed_export
+    rm -rf "$dir" "$dir-off"
+    quiet "$cmake" -S "$source_dir/tests/consumers/embed_export" -B "$dir" "${generator[@]}" "${compilers[@]}" \
+      -DSHAKEDOWN_SOURCE_DIR="$source_dir" -DSHAKEDOWN_INSTALL=ON -DCMAKE_DISABLE_FIND_PACKAGE_GTest=ON \
+      -DCMAKE_DISABLE_FIND_PACKAGE_OpenSSL=ON -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON
+    grep -rq --include=cmake_install.cmake 'shakedownTargets' "$dir/shakedown" ||
+      fail "SHAKEDOWN_INSTALL=ON installs no shakedown export set"
+    if "$cmake" -S "$source_dir/tests/consumers/embed_export" -B "$dir-off" "${generator[@]}" "${compilers[@]}" \
+         -DSHAKEDOWN_SOURCE_DIR="$source_dir" -DCMAKE_DISABLE_FIND_PACKAGE_GTest=ON \
+         -DCMAKE_DISABLE_FIND_PACKAGE_OpenSSL=ON -DCMAKE_DISABLE_FIND_PACKAGE_benchmark=ON >"$dir-off.log" 2>&1; then
+      fail "an export set linking shakedown::shakedown generated without SHAKEDOWN_INSTALL: the docs are wrong"
+    fi
+    grep -q "not in any export set\|not in this export set" "$dir-off.log" || { cat "$dir-off.log"; fail "other error"; }
+    echo "exports with SHAKEDOWN_INSTALL=ON; without it CMake refuses, as docs/abi.md says"
     ;;
   pkg_config)
     pc=$(find "$work/prefix-static" -name shakedown.pc | head -n 1)
@@ -90,11 +160,15 @@ case $mode in
     quiet "${CXX:-c++}" -std=c++20 $(pkg-config --cflags shakedown) "$source_dir/tests/consumers/main.cc" \
       -o "$work/pkg_config_consumer" $(pkg-config --libs shakedown)
     check_digest "$work/pkg_config_consumer"
-    # A C program through the C API, with the C compiler: the static library's C++ runtime comes from
-    # Libs.private (pkg-config --static).
+    # C programs through the C API, with the C compiler and the plain command line of the README: the static
+    # library's C++ runtime comes with its Libs, no --static needed. Then the whole C API test program.
     # shellcheck disable=SC2046
-    quiet "${CC:-cc}" -std=c99 $(pkg-config --cflags shakedown) "$source_dir/tests/c_api/c_api_test.c" \
-      -o "$work/pkg_config_c_consumer" $(pkg-config --libs --static shakedown)
+    quiet "${CC:-cc}" $(pkg-config --cflags shakedown) "$source_dir/tests/consumers/main.c" \
+      -o "$work/pkg_config_c_abc" $(pkg-config --libs shakedown)
+    check_digest "$work/pkg_config_c_abc"
+    # shellcheck disable=SC2046
+    quiet "${CC:-cc}" -std=c99 $(pkg-config --cflags --libs shakedown) "$source_dir/tests/c_api/c_api_test.c" \
+      -o "$work/pkg_config_c_consumer" $(pkg-config --libs shakedown)
     "$work/pkg_config_c_consumer" | tail -n 1 | grep -E '^[0-9]+ checks passed$' || fail "the C program failed"
     ;;
   ctypes)
@@ -111,12 +185,19 @@ case $mode in
     ;;
   symbols)
     # The shared library's dynamic symbol table against the checked-in list (docs/abi.md): a missing public
-    # symbol or an extra one (an internal symbol leaking) fails, as does a SONAME that is not lib<name>.so.<major>.
+    # symbol or an extra one (an internal symbol leaking) fails, as does a SONAME other than lib/abi/soname.txt's,
+    # which must follow the policy: lib<name>.so.0.<minor> while MAJOR is 0 (each 0.MINOR may break the ABI), then
+    # lib<name>.so.<major>.
     so=$(library shared)
     [[ -n $so ]] || fail "no shared library in $work/prefix-shared"
     soname=$(readelf -d "$so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
-    major=$(sed -n 's/^project(shakedown VERSION \([0-9]*\)\..*/\1/p' "$source_dir/CMakeLists.txt")
-    [[ $soname == "libshakedown.so.$major" ]] || fail "SONAME '$soname', expected libshakedown.so.$major"
+    read -r major minor < <(project_version)
+    policy=libshakedown.so.$major
+    [[ $major != 0 ]] || policy=libshakedown.so.0.$minor
+    listed=$(grep -vE '^(#|$)' "$source_dir/lib/abi/soname.txt")
+    [[ $listed == "$policy" ]] || fail "lib/abi/soname.txt says '$listed'; version $major.$minor's SONAME is $policy"
+    [[ $soname == "$policy" ]] || fail "SONAME '$soname', expected $policy"
+    [[ -L $(dirname "$so")/$soname ]] || fail "no $soname link beside $so"
     nm -D --defined-only -C "$so" | sed -E 's/^[0-9a-f]+ [A-Za-z] //' | sort -u >"$work/exported.txt"
     grep -vE '^(#|$)' "$source_dir/lib/abi/exported_symbols.txt" | sort -u >"$work/expected.txt"
     tolerated=$(grep -vE '^(#|$)' "$source_dir/lib/abi/toolchain_symbols.txt" | paste -sd'|')

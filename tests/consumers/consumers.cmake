@@ -1,6 +1,6 @@
 # The library as outside projects see it (consumer.sh): ctest entries of host builds, included by
 # tests/CMakeLists.txt. Two installs are fixtures the consumers require: this build's static library installed
-# into a prefix (nothing rebuilt), and a library-only shared build (the one extra library build; the
+# into a prefix (nothing rebuilt), and a shared build of the library and the CLI (the one extra library build; the
 # add_subdirectory consumer is the other).
 set(_consumer_work ${PROJECT_BINARY_DIR}/consumers)
 set(_consumer_env "CMAKE=${CMAKE_COMMAND}" "CMAKE_GENERATOR=${CMAKE_GENERATOR}" "CC=${CMAKE_C_COMPILER}"
@@ -24,8 +24,11 @@ shakedown_consumer_test(install-shared SETUP package_shared)
 shakedown_consumer_test(find_package-static REQUIRES package_static)
 shakedown_consumer_test(find_package-shared REQUIRES package_shared)
 shakedown_consumer_test(pkg_config REQUIRES package_static)
+shakedown_consumer_test(c_find_package REQUIRES package_static)
 shakedown_consumer_test(symbols REQUIRES package_shared)
+shakedown_consumer_test(cli-shared REQUIRES package_shared)
 shakedown_consumer_test(add_subdirectory)
+shakedown_consumer_test(embed_export)
 find_package(Python3 COMPONENTS Interpreter)
 if(Python3_Interpreter_FOUND)
   list(APPEND _consumer_env "PYTHON=${Python3_EXECUTABLE}")

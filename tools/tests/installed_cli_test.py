@@ -103,6 +103,23 @@ class InstalledCli(unittest.TestCase):
                 self.assertNotRegex(text, r'#\s*include\s*[<"]shakedown/testing\.h|namespace shakedown::testing',
                                     header)
 
+    def test_the_manual_page_is_installed_and_every_help_points_at_it(self):
+        # --help pointed at docs/cli.md, which no install has.
+        page = os.path.join(self.prefix, "share", "man", "man1", "shakedown.1")
+        self.assertTrue(os.path.isfile(page), "no share/man/man1/shakedown.1 installed")
+        env = dict(ENV, MANWIDTH="200", LC_ALL="C.UTF-8")
+        p = subprocess.run(["man", "--warnings", "-E", "UTF-8", "-l", page], capture_output=True, text=True, env=env)
+        self.assertEqual((p.returncode, p.stderr), (0, ""), "man reports problems in the page")
+        text = p.stdout.replace("\u2010", "-")
+        for command in ("sum", "check", "backends"):
+            self.assertIn(f"shakedown {command}", text)
+            r = run([self.installed, command, "--help"])
+            self.assertIn(b"Full documentation: man shakedown", r.stdout, command)
+            self.assertNotIn(b"docs/", r.stdout, command)
+            for option in sorted(set(re.findall(rb"(?<![\w-])--[a-z][a-z-]*", r.stdout))):
+                self.assertIn(option.decode(), text, f"{command} --help has {option.decode()}, the page does not")
+        self.assertIn(b"man shakedown", run([self.installed, "--help"]).stdout)
+
     def test_repro_is_not_a_command(self):
         r = run([self.installed, "repro", os.path.join(SOURCE_DIR, "fuzz", "corpus", "fuzz_hash")])
         self.assertEqual(r.status, 2)

@@ -94,6 +94,30 @@ class CheckThatVerifiesNothing(Base):
         r = self.shakedown("check", "-a", "sha512", "list")
         self.assertEqual((r.status, r.stdout), (0, b"abc: OK\n"), r.text())
 
+    def test_an_untagged_list_of_another_algorithm_of_the_same_length_is_named(self):
+        # sha3sum, `openssl dgst -r -sha3-256` and `shasum -a 512256` write untagged lines of 64 hex digits, as
+        # sha256sum does: without -a they are checked as sha256 and fail. The note names the algorithm the digest
+        # is (digests from Python's hashlib, i.e. OpenSSL), or the candidates when none matches.
+        for alg, digest in (("sha3-256", hashlib.sha3_256(b"abc").hexdigest()),
+                            ("sha512-256", hashlib.new("sha512_256", b"abc").hexdigest())):
+            with self.subTest(alg=alg):
+                self.write("list", digest.encode() + b"  abc\n")
+                r = self.shakedown("check", "list")
+                self.assertEqual((r.status, r.stdout), (1, b"abc: FAILED\n"), r.text())
+                self.assertIn(f"shakedown check: list: 1: note: the digest is abc's {alg} digest: untagged lines are "
+                              f"checked as sha256 without -a; check this list with -a {alg}\n".encode(), r.stderr)
+                self.assertIn(b"WARNING: 1 computed checksum did NOT match", r.stderr)
+                r = self.shakedown("check", "-a", alg, "list")
+                self.assertEqual((r.status, r.stdout, r.stderr), (0, b"abc: OK\n", b""), r.text())
+                r = self.shakedown("check", "--status", "list")  # --status silences notes
+                self.assertEqual((r.status, r.stdout, r.stderr), (1, b"", b""), r.text())
+        for line in (b"0" * 64 + b"  abc\n",  # no algorithm matches: the file changed, nothing to add
+                     b"SHA3-256 (abc) = " + b"0" * 64 + b"\n"):  # a tag chose the algorithm
+            self.write("list", line)
+            r = self.shakedown("check", "list")
+            self.assertEqual((r.status, r.stdout), (1, b"abc: FAILED\n"), r.text())
+            self.assertNotIn(b"note:", r.stderr)
+
     def test_a_tag_of_another_algorithm_is_named(self):
         self.write("list", b"SHA512 (abc) = " + ABC_SHA512 + b"\n")
         r = self.shakedown("check", "-a", "sha256", "list")

@@ -31,6 +31,34 @@ class Options(unittest.TestCase):
     def shakedown(self, *args, stdin=b""):
         return run([SHAKEDOWN, *args], cwd=self.dir, stdin=stdin)
 
+    def test_a_link_named_after_an_algorithm_is_that_algorithms_sum(self):
+        # `ln -s shakedown sha256sum` then `sha256sum FILE`, as coreutils names its tools: `shakedown sum -a sha256`.
+        links = {}
+        for alg in ("sha256", "sha512", "sha3-256", "sha512-224", "shake128"):
+            links[alg] = os.path.join(self.dir, f"{alg}sum")
+            os.symlink(SHAKEDOWN, links[alg])
+        r = run([links["sha256"], "abc"], cwd=self.dir)
+        self.assertEqual((r.status, r.stdout, r.stderr), (0, ABC_SHA256 + b"  abc\n", b""), r.text())
+        if shutil.which("sha256sum"):  # the oracle, byte for byte
+            self.assertEqual(r.stdout, run(["sha256sum", "abc"], cwd=self.dir).stdout)
+        self.assertEqual(run([links["sha512"], "abc"], cwd=self.dir).stdout, ABC_SHA512 + b"  abc\n")
+        self.assertEqual(run([links["sha3-256"], "--tag", "abc"], cwd=self.dir).stdout,
+                         b"SHA3-256 (abc) = " + ABC_SHA3_256 + b"\n")
+        for alg in ("sha512-224", "shake128"):
+            self.assertEqual(run([links[alg], "abc"], cwd=self.dir).stdout,
+                             self.shakedown("sum", "-a", alg, "abc").stdout, alg)
+        with open(os.path.join(self.dir, "list"), "wb") as f:
+            f.write(run([links["sha3-256"], "abc"], cwd=self.dir).stdout)
+        r = run([links["sha3-256"], "-c", "list"], cwd=self.dir)
+        self.assertEqual((r.status, r.stdout), (0, b"abc: OK\n"), r.text())
+        r = run([links["sha256"], "--bogus"], cwd=self.dir)  # its own name in messages, as coreutils'
+        self.assertEqual(r.status, 2)
+        self.assertTrue(r.stderr.startswith(b"sha256sum: unrecognized option '--bogus'\nTry 'sha256sum --help'"),
+                        r.text())
+        other = os.path.join(self.dir, "md5sum")  # an algorithm shakedown does not have: plain shakedown
+        os.symlink(SHAKEDOWN, other)
+        self.assertIn(b"missing command", run([other], cwd=self.dir).stderr)
+
     def test_help_and_version_for_every_command(self):
         for command in (["sum"], ["check"], ["backends"], []):
             with self.subTest(command=command):
@@ -192,6 +220,18 @@ class Progress(unittest.TestCase):
         self.assertEqual(out, zeros.hexdigest().encode() + b"  " + self.big.encode() + b"\n")
         self.assertRegex(shown, rb"\rshakedown sum: big: \d+ MiB of 300 MiB \(\d+%\)")
         self.assertTrue(re.search(rb"\r *\r$", shown), shown)  # the line is erased at the end
+
+    def test_progress_gives_the_rate_and_the_time_left(self):
+        # The generic Keccak backend is slow enough for several redraws; the figures themselves are not judged.
+        primary, secondary = pty.openpty()
+        p = subprocess.Popen([SHAKEDOWN, "sum", "-a", "sha3-512", "-B", "generic", self.big], stdout=subprocess.PIPE,
+                             stderr=secondary, env=ENV)
+        os.close(secondary)
+        shown = read_terminal(primary)
+        p.communicate(timeout=300)
+        os.close(primary)
+        self.assertEqual(p.returncode, 0)
+        self.assertRegex(shown, rb"\rshakedown sum: big: \d+ MiB of 300 MiB \(\d+%\), \d+ MiB/s, (\d+ s|\d+:\d\d) left")
 
     def test_no_progress_when_stderr_is_not_a_terminal(self):
         r = run([SHAKEDOWN, "sum", self.big])
