@@ -62,8 +62,10 @@ Execution on_qemu(bool klmd, const Param& param, const std::uint8_t* msg, std::s
   return e;
 }
 
-// The same execution on the model, told to stop after `interrupt` whole blocks (0: run to completion).
-Execution on_model(bool klmd, const Param& param, const std::uint8_t* msg, std::size_t len, std::uint64_t interrupt) {
+// The same execution on the model, told to stop after `interrupt` whole blocks (0: run to completion); insn: the
+// decoded instruction (R1 = 4, R2 = 2 as the library's).
+Execution on_model(CpacfInstruction insn, const Param& param, const std::uint8_t* msg, std::size_t len,
+                   std::uint64_t interrupt) {
   Execution e;
   e.param = param;
   CpacfRegisters regs{};
@@ -76,7 +78,7 @@ Execution on_model(bool klmd, const Param& param, const std::uint8_t* msg, std::
   o.model = Model::cpacf;
   o.cpacf_functions = kCpacfSha512;
   o.interrupt_blocks = interrupt;
-  const auto step = detail::run_cpacf(CpacfInstruction{klmd, 4, 2}, regs, o);
+  const auto step = detail::run_cpacf(insn, regs, o);
   e.cc = step.outcome == CpacfOutcome::partial ? 3 : step.outcome == CpacfOutcome::completed ? 0 : 99;
   e.consumed = regs.gr[2] - reinterpret_cast<std::uintptr_t>(msg);
   e.remaining = regs.gr[3];
@@ -91,7 +93,7 @@ std::optional<Param> compare_executions(bool klmd, Param param, const std::uint8
     const Execution q = on_qemu(klmd, param, msg, len);
     // QEMU's CC3 after n blocks is a point the model must reproduce when interrupted there.
     const std::uint64_t stop_after = q.cc == 3 ? q.consumed / kBlock : 0;
-    const Execution m = on_model(klmd, param, msg, len, stop_after);
+    const Execution m = on_model(CpacfInstruction{klmd, 4, 2}, param, msg, len, stop_after);
     ++executions;
     if (!(q == m)) {
       ADD_FAILURE() << (klmd ? "KLMD" : "KIMD") << "-SHA-512 " << what << ", this execution: " << len
@@ -148,9 +150,9 @@ TEST(CpacfConformance, SingleExecutionsAgreeFromRandomStates) {
 // and compared after every call; the final ICV is the digest, which OpenSSL must confirm.
 TEST(CpacfConformance, RandomSplitsOfOneMessageAgreeAndGiveTheDigest) {
   std::mt19937_64 rng(0x5b1175);
-  constexpr std::uint64_t kIv[8] = {0x6a09e667f3bcc908, 0xbb67ae8584caa73b, 0x3c6ef372fe94f82b, 0xa54ff53a5f1d36f1,
-                                    0x510e527fade682d1, 0x9b05688c2b3e6c1f, 0x1f83d9abfb41bd6b,
-                                    0x5be0cd19137e2179};  // FIPS 180-4 §5.3.5
+  constexpr std::uint64_t kIv[8] = {0x6a09e667f3bcc908, 0xbb67ae8584caa73b, 0x3c6ef372fe94f82b,
+                                    0xa54ff53a5f1d36f1, 0x510e527fade682d1, 0x9b05688c2b3e6c1f,
+                                    0x1f83d9abfb41bd6b, 0x5be0cd19137e2179};  // FIPS 180-4 §5.3.5
   int executions = 0;
   for (int i = 0; i < 40; ++i) {
     std::vector<std::uint8_t> msg(rng() % 20000);
@@ -171,8 +173,7 @@ TEST(CpacfConformance, RandomSplitsOfOneMessageAgreeAndGiveTheDigest) {
     splits += "KLMD " + std::to_string(msg.size() - at);
     auto digest = compare_executions(true, param, msg.data() + at, msg.size() - at, "split " + splits, executions);
     if (!digest) return;
-    EXPECT_EQ(to_hex({digest->data(), kIcv}), to_hex(openssl_evp("SHA512", msg)))
-        << msg.size() << " bytes: " << splits;
+    EXPECT_EQ(to_hex({digest->data(), kIcv}), to_hex(openssl_evp("SHA512", msg))) << msg.size() << " bytes: " << splits;
   }
   std::printf("%d executions compared over 40 split messages\n", executions);
 }
@@ -210,6 +211,70 @@ TEST(CpacfConformance, SpecificationExceptionsAgree) {
   // Control: the same calls done right raise nothing on either.
   EXPECT_FALSE(raises_sigill([&] { cpacf<kKimd, false>(kSha512, param.data(), msg.data(), 128); }));
   EXPECT_EQ(model_says(2, kSha512, 128), CpacfOutcome::completed);
+}
+
+// OpenSSL 3.4 and later issue KIMD and KLMD with byte 2 = 0x80 (B93E 8002, B93F 8042: M3 = 8, a modifier that
+// machines before MSA 12 ignore; docs/isa/cpacf.md §2.1.1), which the model first refused (found by OpenSSL's own
+// code on it, docs/third-party.md). QEMU, the executor we did not write, must run that form as the KIMD/KLMD of its
+// R1 and R2, and the model's decoder must read the same instruction out of the same four bytes and agree with QEMU.
+template <std::uint32_t Word>
+Execution m3_form_on_qemu(const Param& param, const std::uint8_t* msg, std::size_t len) {
+  Execution e;
+  e.param = param;
+  register std::uint64_t r0 asm("0") = kSha512;
+  register std::uint8_t* r1 asm("1") = e.param.data();
+  register const std::uint8_t* r2 asm("2") = msg;
+  register std::size_t r3 asm("3") = len;
+  register std::uint64_t r4 asm("4") = 0, r5 asm("5") = 0;
+  asm volatile("0: .long %[word]\n   brc 1,0b\n"
+               : "+d"(r0), "+d"(r2), "+d"(r3), "+d"(r4), "+d"(r5)
+               : "a"(r1), [word] "i"(Word)
+               : "cc", "memory");
+  e.consumed = reinterpret_cast<std::uintptr_t>(r2) - reinterpret_cast<std::uintptr_t>(msg);
+  e.remaining = r3;
+  return e;
+}
+
+Execution m3_form_on_model(std::uint32_t word, const Param& param, const std::uint8_t* msg, std::size_t len) {
+  const std::uint8_t bytes[4] = {static_cast<std::uint8_t>(word >> 24), static_cast<std::uint8_t>(word >> 16),
+                                 static_cast<std::uint8_t>(word >> 8), static_cast<std::uint8_t>(word)};
+  const std::optional<CpacfInstruction> insn = detail::decode_cpacf(bytes);
+  if (!insn) return Execution{99, param, 0, len};  // not decoded as KIMD/KLMD: the trap would chain to SIGILL
+  return on_model(*insn, param, msg, len, 0);
+}
+
+// The parameter block after the plain form (byte 2 = 0) ran to completion on QEMU, CC3 re-executions included.
+Param plain_form_on_qemu(bool klmd, Param param, const std::uint8_t* msg, std::size_t len) {
+  if (klmd)
+    cpacf<kKlmd>(kSha512, param.data(), msg, len);
+  else
+    cpacf<kKimd>(kSha512, param.data(), msg, len);
+  return param;
+}
+
+TEST(CpacfConformance, TheM3FormOfOpenSsl34IsTheSameInstruction) {
+  std::mt19937_64 rng(86);
+  std::vector<std::uint8_t> msg(5 * kBlock + 17);
+  for (auto& b : msg) b = static_cast<std::uint8_t>(rng());
+  Param param{};
+  for (std::size_t i = 0; i < kIcv; ++i) param[i] = static_cast<std::uint8_t>(rng());
+  // KIMD-SHA-512 over five blocks: the M3 form, the plain form and the model's reading of the M3 bytes.
+  const Execution kimd_m3 = m3_form_on_qemu<0xb93e8002>(param, msg.data(), 5 * kBlock);
+  EXPECT_EQ(kimd_m3.consumed, 5 * kBlock) << "QEMU, KIMD B93E 8002: " << text(kimd_m3);
+  EXPECT_EQ(kimd_m3.param, plain_form_on_qemu(false, param, msg.data(), 5 * kBlock))
+      << "QEMU's B93E 8002 and B93E 0002 differ";
+  EXPECT_EQ(m3_form_on_model(0xb93e8002, param, msg.data(), 5 * kBlock), kimd_m3)
+      << "model, B93E 8002: " << text(m3_form_on_model(0xb93e8002, param, msg.data(), 5 * kBlock))
+      << "\n  QEMU: " << text(kimd_m3);
+  // KLMD-SHA-512 (R1 = 4, as OpenSSL's B93F 8042) over the whole message with its bit length in the MBL.
+  Param last = param;
+  put_be(last.data() + kIcv + 8, msg.size() * 8, 8);
+  const Execution klmd_m3 = m3_form_on_qemu<0xb93f8042>(last, msg.data(), msg.size());
+  EXPECT_EQ(klmd_m3.param, plain_form_on_qemu(true, last, msg.data(), msg.size()))
+      << "QEMU's B93F 8042 and B93F 0042 differ";
+  EXPECT_EQ(m3_form_on_model(0xb93f8042, last, msg.data(), msg.size()), klmd_m3)
+      << "model, B93F 8042: " << text(m3_form_on_model(0xb93f8042, last, msg.data(), msg.size()))
+      << "\n  QEMU: " << text(klmd_m3);
 }
 
 }  // namespace

@@ -239,8 +239,6 @@ TEST(CpacfExceptions, AFunctionTheProfileLacksStaysIllegal) {
   uninstall();
 }
 
-// The query (fc 0) lists exactly the emulated codes; QEMU answers the real query itself, so the model's answer
-// is checked by calling it directly.
 // OpenSSL 3.4+ (s390xcpuid.pl's s390x_kimd / s390x_klmd, Debian forky's libcrypto 3.6.5) issues B93E 8002 and
 // B93F 8042: M3 = 8 in byte 2, a modifier that machines before MSA 12 and QEMU ignore. The model refused byte 2 != 0
 // (SIGILL) until OpenSSL's own code ran on it (docs/third-party.md).
@@ -260,6 +258,8 @@ TEST(CpacfDecode, TheM3FieldIsAModifierNotAnotherInstruction) {
   EXPECT_FALSE(detail::decode_cpacf(other).has_value());
 }
 
+// The query (fc 0) lists exactly the emulated codes; QEMU answers the real query itself, so the model's answer
+// is checked by calling it directly.
 TEST(CpacfQuery, ListsTheEmulatedFunctions) {
   Options o = profile(kCpacfSha256 | kCpacfSha3);
   std::uint8_t vector[16];

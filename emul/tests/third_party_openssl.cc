@@ -6,7 +6,9 @@
 //   shakedown_third_party_openssl backend=x86_64/sha512ni|sha256:riscv64/zvknha+sha512:riscv64/zvknhb version=3.6.
 //   algorithms=sha512+sha384 files=short+long
 //       [splits=1+127+128+129] [monte=N] [kinds=vsha512rnds2+sha3-:klmd_sha3] [absent]
-//       [s390x-functions=sha256+sha512+sha3+msa12] [last-has=NIP]
+//       [s390x-functions=sha256+sha512+sha3+msa12] [last-has=NIP] [interrupted=N]
+//   (the PadLock code instead of libcrypto's EVP: padlock-engine=blocks|oneshot, OpenSSL's engine; linux-path=
+//   nano|c7|lib [empty-gives-iv] in shakedown_third_party_linux, the kernel's)
 // (lists are '+'-separated: a matrix row's args= are comma-separated; a kind PREFIX:KIND is required only of the
 // algorithms whose name starts with PREFIX)
 //
@@ -229,6 +231,7 @@ struct Options {
   std::string linux_path;                    // the Linux kernel's code: nano, c7 or lib
   std::string padlock_engine;                // OpenSSL's PadLock engine code: blocks or oneshot
   bool empty_gives_iv = false;               // the empty message's digest is the IV (Zhaoxin, Debian #1103397)
+  std::uint64_t interrupted = 0;             // at least this many steps the model stopped early (CC3, interrupt=)
   bool absent = false;
 };
 
@@ -296,6 +299,8 @@ Options parse(int argc, char** argv) {
       o.padlock_engine = value;
     else if (arg == "empty-gives-iv")
       o.empty_gives_iv = true;
+    else if (key == "interrupted")
+      o.interrupted = std::stoull(value);
     else if (arg == "absent")
       o.absent = true;
     else
@@ -605,8 +610,10 @@ class Harness {
                    split == 0 ? "one update" : ("updates of " + std::to_string(split) + " bytes").c_str(),
                    shakedown::to_hex(got).c_str(), shakedown::to_hex(expected).c_str(),
                    used.empty() ? " nothing (OpenSSL did not use the model)" : used.c_str());
+      // The last instructions of this hash (not of the hashes before it: the ring holds the last 16 of the run).
       const std::vector<emul::EmulatedInsn> recent = emul::recent_emulated();
-      for (std::size_t i = recent.size() > 4 ? recent.size() - 4 : 0; i < recent.size(); ++i) {
+      const std::size_t own = static_cast<std::size_t>(std::min<std::uint64_t>(after.traps - before.traps, 4));
+      for (std::size_t i = recent.size() - std::min(own, recent.size()); i < recent.size(); ++i) {
         const emul::EmulatedInsn& e = recent[i];
         std::fprintf(stderr, "  emulated last: %s %s at %s+0x%zx\n", std::string(emul::insn_name(e.insn)).c_str(),
                      e.operands.c_str(), in_library(e.pc) ? code_.where() : "OUTSIDE the third-party code, 0",
@@ -781,6 +788,10 @@ int run(int argc, char** argv) {
     for (const emul::EmulatedInsn& e : emul::recent_emulated())
       if (!h.in_library(e.pc)) outside = std::string(emul::insn_name(e.insn));
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    // Steps the model stopped early (CC3, PadLock interrupt=): handler entries that completed nothing, after which
+    // the third-party code re-executed the instruction.
+    const std::uint64_t stopped = (after.traps - before.traps) - (after.total_completed() - before.total_completed());
+    if (stopped > 0) counts += ", " + std::to_string(stopped) + " of them stopped early and re-executed";
     std::printf("%s: %llu digests right, emulated%s (%.1f s)\n", std::string(shakedown::name(alg)).c_str(),
                 static_cast<unsigned long long>(h.checked()), counts.c_str(), seconds);
     if (!missing.empty() || !outside.empty()) {
@@ -815,6 +826,26 @@ int run(int argc, char** argv) {
     }
     shakedown::test::record("third-party", shakedown::family_of(alg), o.backend_of(shakedown::family_of(alg)),
                             h.library(), h.checked());
+  }
+  // interrupted=N: the rows whose model stops early (CC3 after every block, PadLock interrupt=1) must have made the
+  // third-party code resume that often, or its re-execution loop was never judged.
+  const emul::Counters total = emul::counters();
+  const std::uint64_t stopped = total.traps - total.total_completed();
+  if (o.interrupted > 0) {
+    std::printf("the model stopped early %llu times (required: %llu)\n", static_cast<unsigned long long>(stopped),
+                static_cast<unsigned long long>(o.interrupted));
+    if (stopped < o.interrupted) {
+      std::fprintf(stderr,
+                   "FAIL %s: the model stopped early only %llu times, fewer than interrupted=%llu: the third-party "
+                   "code's resumption after a partial completion was hardly exercised\n",
+                   h.library().c_str(), static_cast<unsigned long long>(stopped),
+                   static_cast<unsigned long long>(o.interrupted));
+      shakedown::test::clear_charges();
+      for (Algorithm alg : o.algorithms)
+        shakedown::test::charge_failure(shakedown::family_of(alg), o.backend_of(shakedown::family_of(alg)));
+      shakedown::test::record_failure("third-party " + h.library() + " interrupted");
+      ok = false;
+    }
   }
   std::printf("%s\n", ok ? "PASS" : "FAIL");
   return ok ? 0 : 1;
