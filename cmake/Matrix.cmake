@@ -167,6 +167,19 @@ function(_shakedown_plan_contract json)
   endforeach()
 endfunction()
 
+# Whether a test entry of this build's plan runs <program>: a program that only such entries run (the third-party
+# harnesses, docs/third-party.md) is built only where the plan has one, not in the builds that cannot run it
+# (sanitized ones, arches without a kit, a checkout whose kits were not fetched).
+function(shakedown_plan_runs var program)
+  set(${var} OFF PARENT_SCOPE)
+  if(SHAKEDOWN_MATRIX_LOADED)
+    file(STRINGS ${SHAKEDOWN_MATRIX_PLAN} _runs REGEX "\"type\":\"test\".*\"program\":\"${program}\"" ENCODING UTF-8)
+    if(_runs)
+      set(${var} ON PARENT_SCOPE)
+    endif()
+  endif()
+endfunction()
+
 # Registers every entry of the plan, in its order; called once every test and fuzz target exists. Writes the names
 # it registered, each after its environment (the driver's lookup of an environment's entries).
 function(shakedown_matrix_register)

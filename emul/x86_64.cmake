@@ -72,9 +72,10 @@ target_link_libraries(shakedown_phe_selftest_probe PRIVATE shakedown_emul shaked
 # The Linux kernel's PadLock hash code on the PadLock model (docs/third-party.md): drivers/crypto/padlock-sha.c and
 # lib/crypto/x86/sha256.h, kept from Debian's linux-source by ci/fetch-third-party (kit linux-forky-padlock), are
 # compiled unchanged into the third-party harness against tests/third_party/linux_kernel_shim.h, which every kernel
-# header they include stands for. Without the kit the program is not built and its rows are not registered.
+# header they include stands for. Without the kit its rows are not registered and the program is not built.
 set(_linux_kit "${SHAKEDOWN_THIRD_PARTY_DIR}/linux-forky-padlock")
-if(SHAKEDOWN_BUILD_TESTS AND EXISTS "${_linux_kit}/.complete")
+shakedown_plan_runs(_linux_runs shakedown_third_party_linux)
+if(_linux_runs AND EXISTS "${_linux_kit}/.complete")
   file(STRINGS "${_linux_kit}/.complete" _linux_source LIMIT_COUNT 1)  # "Debian forky linux-source-7.2 7.2.12-1 (...)"
   string(REGEX REPLACE "^Debian [a-z]+ ([^ ]+ [^ ]+).*$" "\\1" _linux_source "${_linux_source}")
   set(_linux_shim ${CMAKE_CURRENT_BINARY_DIR}/linux-shim)
@@ -96,6 +97,6 @@ if(SHAKEDOWN_BUILD_TESTS AND EXISTS "${_linux_kit}/.complete")
                         shakedown_vectors_support shakedown_test_support $<BUILD_INTERFACE:shakedown_warnings>
                         $<BUILD_INTERFACE:shakedown_test_code>)
 else()
-  message(STATUS "shakedown: no linux-forky-padlock kit in ${SHAKEDOWN_THIRD_PARTY_DIR} (ci/fetch-third-party): the "
-                 "Linux PadLock harness is not built")
+  message(STATUS "shakedown: the Linux PadLock harness is not built: no row of this build runs it (no "
+                 "linux-forky-padlock kit in ${SHAKEDOWN_THIRD_PARTY_DIR}, ci/fetch-third-party, or a sanitized build)")
 endif()
