@@ -69,7 +69,8 @@ class Evaluation:
     compiled: dict = field(default_factory=dict)      # arch -> the backends its binaries report as compiled
     crashes: list = field(default_factory=list)  # the time-boxed fuzzing's crash files: ci/fuzz_run.py's records
     constant_time: object = None  # ct_coverage.ConstantTime, added by the report
-    # [(arch, env, backend, code, digests)]: which third-party code ran on which backend's model, and how often
+    # [(arch, env, backend, code, digests, {instruction kind: count})]: which third-party code ran on which backend's
+    # model, how many digests it got right there and what the model executed for them
     third_party: list = field(default_factory=list)
 
 
@@ -151,7 +152,9 @@ def evaluate(plan, records, results, scope, crashes=()):
              "failures": [{"build": r.build, "test": r.test, "kind": r.kind, "env": r.env,
                            "backend": _ctest_backend(r, records, known) or "",
                            "repro": r.repro()} for r in ctest_failed]}
-    third_party = sorted((env_arch.get(env, ""), env, b, code, n) for (env, b), codes in records.third_party.items()
+    insns = records.third_party_instructions
+    third_party = sorted((env_arch.get(env, ""), env, b, code, n, dict(insns.get((env, b, code), {})))
+                         for (env, b), codes in records.third_party.items()
                          for code, n in codes.items() if env in envs and b in backends and n > 0)
     return Evaluation(envs, env_arch, backends, cells, expect, problems, notes, ctest, not_run_here=not_run_here,
                       compiled=compiled, crashes=list(crashes), third_party=third_party)

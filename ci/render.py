@@ -43,13 +43,19 @@ def sections(ev):
     return out
 
 
-THIRD_PARTY_HEADER = ["environment", "backend (its model)", "third-party code", "digests"]
+THIRD_PARTY_HEADER = ["environment", "backend (its model)", "third-party code", "digests",
+                      "instructions the model executed for them"]
+
+
+def instruction_text(counts):
+    """{"vsha512rnds2": 116800, ...} as "vsha512rnds2 116,800, ..." (by kind), or "-" when none was recorded."""
+    return ", ".join(f"{kind} {n:,}" for kind, n in sorted(counts.items())) or "-"
 
 
 def third_party_rows(ev):
-    """Which third-party code ran on which backend's instruction model, where, and how many digests it got right
-    (the "t" counts of the cells, by library)."""
-    return [[env, backend, code, str(n)] for _, env, backend, code, n in ev.third_party]
+    """Which third-party code ran on which backend's instruction model, where, how many digests it got right (the
+    "t" counts of the cells, by library) and how many instructions of each kind the model executed for them."""
+    return [[env, backend, code, str(n), instruction_text(insns)] for _, env, backend, code, n, insns in ev.third_party]
 
 
 def summary_lines(ev):
@@ -130,8 +136,8 @@ def as_json(ev, meta):
         "notes": ev.notes,
         "ctest": ev.ctest,
         "constant_time": ev.constant_time.to_json() if ev.constant_time else None,
-        "third_party": [{"env": env, "backend": b, "code": code, "digests": n}
-                        for _, env, b, code, n in ev.third_party],
+        "third_party": [{"env": env, "backend": b, "code": code, "digests": n, "instructions": insns}
+                        for _, env, b, code, n, insns in ev.third_party],
     }, indent=2) + "\n"
 
 

@@ -74,6 +74,9 @@ class Records:
     # (env, backend) -> third-party code -> digests: what ran on a backend's model ("third-party" records name the
     # library in their check, e.g. "OpenSSL 3.6.5 (Debian libcrypto.so.3)"; docs/third-party.md)
     third_party: dict = field(default_factory=lambda: collections.defaultdict(collections.Counter))
+    # (env, backend, third-party code) -> instruction kind -> how many the model completed for those digests
+    # ("third-party-instructions" records, check "<code>: <kind>"; no cell counts them as checks)
+    third_party_instructions: dict = field(default_factory=lambda: collections.defaultdict(collections.Counter))
 
 
 def load_records(path):
@@ -98,6 +101,9 @@ def load_records(path):
                 r.compiled[arch].add(qualified)
             elif suite == "failure":
                 r.failures.append(Failure(env, arch, rec.get("check", ""), qualified))
+            elif suite == "third-party-instructions":
+                code, _, kind = rec.get("check", "").rpartition(": ")
+                r.third_party_instructions[(env, qualified, code)][kind] += count
             else:
                 r.runs[(env, qualified)][suite] += count
                 if suite == "third-party":

@@ -100,17 +100,24 @@ class GateTest(unittest.TestCase):
         recs = healthy() + compiled("sha512/x86_64/sha512ni")
         ran = [rec("emul.third-party.sha512ni", "sha512", "x86_64/sha512ni", suite="third-party", count=1160,
                    check=code)]
+        # What the model executed for those digests: two algorithms' records of one kind add up, and no cell counts
+        # them as checks (the cell still says t1160 only).
+        ran += [rec("emul.third-party.sha512ni", "sha512", "x86_64/sha512ni", suite="third-party-instructions",
+                    count=n, check=f"{code}: {kind}")
+                for kind, n in (("vsha512rnds2", 29200), ("vsha512rnds2", 29200), ("vsha512msg1", 11680))]
         rc, out, reports = self.run_gate(recs + ran, files={"x86_64": matrix})
         self.assertEqual(rc, 0, out)
         self.assertIn("emulated pass (t1160)", out)
-        # Which third-party code ran on which model: in every format.
+        # Which third-party code ran on which model, and what the model executed for it: in every format.
         self.assertRegex(out, r"emul\.third-party\.sha512ni +sha512/x86_64/sha512ni +OpenSSL 3\.6\.5 \(Debian "
-                              r"libcrypto\.so\.3\) +1160")
-        self.assertIn(f"| emul.third-party.sha512ni | sha512/x86_64/sha512ni | {code} | 1160 |", reports["report.md"])
+                              r"libcrypto\.so\.3\) +1160 +vsha512msg1 11,680, vsha512rnds2 58,400")
+        self.assertIn(f"| emul.third-party.sha512ni | sha512/x86_64/sha512ni | {code} | 1160 | vsha512msg1 11,680, "
+                      "vsha512rnds2 58,400 |", reports["report.md"])
         self.assertIn(code, reports["report.html"])
+        self.assertIn("vsha512rnds2 58,400", reports["report.html"])
         self.assertEqual(json.loads(reports["report.json"])["third_party"],
                          [{"env": "emul.third-party.sha512ni", "backend": "sha512/x86_64/sha512ni", "code": code,
-                           "digests": 1160}])
+                           "digests": 1160, "instructions": {"vsha512rnds2": 58400, "vsha512msg1": 11680}}])
         # A third-party run that recorded nothing (its kit was not fetched, so it was not registered) fails.
         rc, out, _ = self.run_gate(recs, files={"x86_64": matrix})
         self.assertEqual(rc, 1)

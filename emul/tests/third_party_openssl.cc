@@ -23,7 +23,8 @@
 // other side: the same hash with no model installed must die of SIGILL (checked in a child process).
 //
 // Every digest checked is one "third-party" execution record for backend= (the backend the model stands in for),
-// named after the library ("OpenSSL 3.6.5 (Debian libcrypto.so.3)"); a wrong digest prints the vector, both
+// named after the library ("OpenSSL 3.6.5 (Debian libcrypto.so.3)"), and every instruction the model completed for
+// them one "third-party-instructions" record ("<library>: <kind>"); a wrong digest prints the vector, both
 // digests, the instruction kinds the model emulated for that hash and the last instructions with their operands.
 #include <dlfcn.h>
 #include <link.h>
@@ -825,8 +826,15 @@ int run(int argc, char** argv) {
         continue;
       }
     }
-    shakedown::test::record("third-party", shakedown::family_of(alg), o.backend_of(shakedown::family_of(alg)),
-                            h.library(), h.checked());
+    const std::string backend = o.backend_of(shakedown::family_of(alg));
+    shakedown::test::record("third-party", shakedown::family_of(alg), backend, h.library(), h.checked());
+    // And what the model executed for those digests, per instruction kind: the report's third-party table shows it
+    // beside the digests ("<library>: <kind>"; records of their own suite, which no cell counts as a check).
+    for (std::size_t i = 0; i < emul::kInsnCount; ++i)
+      if (after.completed[i] > before.completed[i])
+        shakedown::test::record("third-party-instructions", shakedown::family_of(alg), backend,
+                                h.library() + ": " + std::string(emul::insn_name(static_cast<emul::Insn>(i))),
+                                after.completed[i] - before.completed[i]);
   }
   // interrupted=N: the rows whose model stops early (CC3 after every block, PadLock interrupt=1) must have made the
   // third-party code resume that often, or its re-execution loop was never judged.
