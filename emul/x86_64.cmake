@@ -75,7 +75,7 @@ target_link_libraries(shakedown_phe_selftest_probe PRIVATE shakedown_emul shaked
 # header they include stands for. Without the kit its rows are not registered and the program is not built.
 set(_linux_kit "${SHAKEDOWN_THIRD_PARTY_DIR}/linux-forky-padlock")
 shakedown_plan_runs(_linux_runs shakedown_third_party_linux)
-if(_linux_runs AND EXISTS "${_linux_kit}/.complete")
+if(_linux_runs AND NOT SHAKEDOWN_BUILD_FUZZ AND EXISTS "${_linux_kit}/.complete")
   file(STRINGS "${_linux_kit}/.complete" _linux_source LIMIT_COUNT 1)  # "Debian forky linux-source-7.2 7.2.12-1 (...)"
   string(REGEX REPLACE "^Debian [a-z]+ ([^ ]+ [^ ]+).*$" "\\1" _linux_source "${_linux_source}")
   set(_linux_shim ${CMAKE_CURRENT_BINARY_DIR}/linux-shim)
