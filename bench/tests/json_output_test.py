@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """shakedown_bench's output is readable by tools (issue #21 item 6): with --benchmark_format=json, stdout is one
 valid JSON document holding Google Benchmark's runs and nothing else; the ratio table goes to stderr and, with
---shakedown_table_json, to a JSON file whose figures are the best runs of stdout's own JSON. Never asserts speed.
+--shakedown_table_json, to a JSON file whose figures are the best runs of stdout's own JSON, next to the same
+context (library, host CPU, OpenSSL: issue 45). Never asserts speed.
 
 Usage: json_output_test.py SHAKEDOWN_BENCH"""
 import json
@@ -67,13 +68,43 @@ class JsonOutput(unittest.TestCase):
         self.assertEqual(context.get("shakedown_measured"), "every available backend")
         self.assertEqual(context.get("shakedown_rounds"), "2")
 
+    def test_context_names_the_host_and_openssl(self):
+        # A ratio means little without the CPU and OpenSSL build it was measured on (issue 45): read them here
+        # independently of the binary and compare.
+        context = json.loads(self.proc.stdout)["context"]
+        model = "unknown"
+        if os.path.exists("/proc/cpuinfo"):
+            with open("/proc/cpuinfo", encoding="utf-8") as f:
+                names = re.findall(r"^(?:model name|cpu model)\s*:\s*(.*?)\s*$", f.read(), re.M)
+            model = names[0] if names else model
+        self.assertEqual(context.get("host_cpu"), model, context)
+        self.assertRegex(context.get("host_cpu_id", ""), r"^(.+ [0-9A-F]{2,}h/[0-9A-F]{2}h|unknown)$")
+        features = context.get("host_cpu_features", "").split()
+        self.assertTrue(features, context)
+        self.assertEqual(len(features), len(set(features)), features)
+        self.assertEqual(context.get("host_cores"), str(os.cpu_count()), context)
+        self.assertRegex(context.get("host_load", ""), r"^(\d+\.\d+ \d+\.\d+ \d+\.\d+|unknown)$")
+        self.assertRegex(context.get("openssl_version", ""), r"^OpenSSL \d+\.\d+\.\d+")
+        self.assertRegex(context.get("openssl_cpu_info", ""), r"^CPUINFO: ")
+        self.assertEqual(context.get("openssl_ia32cap"), os.environ.get("OPENSSL_ia32cap", "unset"))
+        self.assertRegex(context.get("measured_at", ""), r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
+
+    def test_table_file_repeats_the_context(self):
+        with open(self.table_path, encoding="utf-8") as f:
+            record = json.load(f)
+        self.assertEqual(set(record), {"context", "rows"})
+        stdout_context = json.loads(self.proc.stdout)["context"]
+        for key, value in record["context"].items():
+            self.assertEqual(stdout_context.get(key), value, key)
+        self.assertIn("host_cpu_features", record["context"])
+
     def test_table_goes_to_stderr(self):
         self.assertRegex(self.proc.stderr, r"case +backend +length +ours MB/s +OpenSSL MB/s +ratio")
         self.assertNotRegex(self.proc.stdout, r"OpenSSL MB/s")
 
     def test_table_file_matches_stdout(self):
         with open(self.table_path, encoding="utf-8") as f:
-            table = json.load(f)
+            table = json.load(f)["rows"]
         best = {}  # by case: the best of its rounds
         for b in json.loads(self.proc.stdout)["benchmarks"]:
             if b.get("run_type", "iteration") == "iteration" and "bytes_per_second" in b:
