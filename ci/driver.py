@@ -41,10 +41,11 @@ Options:
   --all-environments  also the env rows whose modes= leave this mode out
 Writes build/<mode>/ (build/verify/, build/quick/, build/deep/ or build/test/; each mode its own, so --quick never
 overwrites the last full run's): report.{md,json,html}, records.jsonl, results.jsonl, crashes.jsonl (the time-boxed
-fuzzing's crash files, each with the command that replays it; the reports list them), fuzz/ (the time-boxed runs'
-logs, grown corpora and crash files) and fuzz-coverage/. The progress line's estimate of the time left comes from
-the previous run's per-entry times in the same folder (ctest's own record when there is none). Exit status 0 only
-if all passed.
+fuzzing's crash files, each with the command that replays it; the reports list them), crashes/ (one folder per
+crash signature, kept across runs: input, log, signature, a one-line repro command and every sighting; see
+ci/crash_triage.py), fuzz/ (the time-boxed runs' logs, grown corpora and crash files) and fuzz-coverage/. The
+progress line's estimate of the time left comes from the previous run's per-entry times in the same folder (ctest's
+own record when there is none). Exit status 0 only if all passed.
 """
 import argparse
 import os
@@ -288,7 +289,8 @@ class Driver:
             jobs = [j for j in plan.fuzz_jobs_of(row.name)
                     if self.args.all_environments or not j["modes"] or self.args.mode_group in j["modes"]]
             TimeBoxedFuzzing(self.console, ROOT, row, build_dir, jobs, self.args.fuzz_seconds,
-                             os.path.join(self.out, "fuzz", row.arch), self.records, self.crashes).run()
+                             os.path.join(self.out, "fuzz", row.arch), self.records, self.crashes,
+                             os.path.join(self.out, "crashes")).run()
         if self.args.mode == "deep" and row.get("timing"):
             self.timing(row, build_dir)
         return True

@@ -1,13 +1,16 @@
 """Verify mode's time-boxed fuzzing: the plan's fuzz jobs of one build (ci/plan.py "fuzz_job" records: its own
 targets, and the targets env rows fuzz in their environments), side by side, one per core. The crash files libFuzzer
 leaves (fuzz-<env>-<target>-crash-<sha1>, leak-, timeout-, oom-) are recorded with the command that replays each in
-its environment (crashes.jsonl: the reports list them)."""
+its environment (crashes.jsonl: the reports list them), and filed once per signature in build/<mode>/crashes/
+(ci/crash_triage.py)."""
 import json
 import os
 import re
 import shlex
 import subprocess
 import time
+
+import crash_triage
 
 # libFuzzer's artifact kinds: -artifact_prefix followed by one of these, a dash and the input's SHA-1.
 ARTIFACT = re.compile(r"^(crash|leak|timeout|oom|slow-unit)-[0-9a-f]{40}$")
@@ -26,10 +29,12 @@ def repro_command(root, build_dir, job, crash_file):
 
 
 class TimeBoxedFuzzing:
-    def __init__(self, console, root, build_row, build_dir, jobs, seconds, out, records, crashes=None):
+    def __init__(self, console, root, build_row, build_dir, jobs, seconds, out, records, crashes=None,
+                 crash_dir=None):
         self.console, self.root, self.build_row, self.build_dir = console, root, build_row, build_dir
         self.jobs, self.seconds, self.out, self.records = jobs, seconds, out, records
         self.crashes = crashes  # the JSON-lines file crash files are recorded in (the driver's crashes.jsonl)
+        self.crash_dir = crash_dir  # build/<mode>/crashes: one folder per crash signature (ci/crash_triage.py)
 
     def run(self):
         """Runs every job; a failed step when any found a mismatch, crashed, or could not start."""
@@ -89,18 +94,25 @@ class TimeBoxedFuzzing:
         return found
 
     def record_crashes(self, started):
-        """Each crash file with its replay command: on the console, and in the crashes file for the reports."""
+        """Each crash file with its replay command: on the console, filed by signature in the crash folder (a
+        repeat of a known signature is counted there, not stored again) and in the crashes file for the reports."""
         job = started["job"]
         found = self.artifacts(started)
         for kind, path in found:
             command = repro_command(self.root, self.build_dir, job, path)
+            record = {"file": path, "kind": kind, "env": job["env"], "target": job["target"],
+                      "build": self.build_row.name, "arch": self.build_row.arch, "repro": command}
             self.console.note(f"  {kind} file {path}")
+            if self.crash_dir:
+                text, cid, folder, new = crash_triage.store(
+                    self.crash_dir, job["target"], kind, path, started["log"],
+                    lambda f: repro_command(self.root, self.build_dir, job, f), job["env"])
+                record.update(signature=text, crash_id=cid, stored=folder, duplicate=not new)
+                self.console.note(f"  {'new' if new else 'known'} crash {cid}: {text} ({folder})")
             self.console.note(f"  reproduce: {command}")
             if self.crashes:
                 with open(self.crashes, "a", encoding="utf-8") as f:
-                    f.write(json.dumps({"file": path, "kind": kind, "env": job["env"], "target": job["target"],
-                                        "build": self.build_row.name, "arch": self.build_row.arch,
-                                        "repro": command}) + "\n")
+                    f.write(json.dumps(record) + "\n")
         return found
 
     def finish(self, job):

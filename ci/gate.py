@@ -9,6 +9,7 @@ on a host without AVX-512 whose Bochs rows did not run, say).
 import collections
 from dataclasses import asdict, dataclass, field
 
+import crash_triage
 from matrix import HOST_ARCH
 from results import backend_of, parse_param
 
@@ -86,7 +87,7 @@ def env_rank(env, plan):
 
 def evaluate(plan, records, results, scope, crashes=()):
     """The gate over the resolved plan (ci/plan.py: environments and expectations) of the run's builds. crashes: the
-    files the time-boxed fuzzing left (ci/fuzz_run.py), each a problem."""
+    files the time-boxed fuzzing left (ci/fuzz_run.py), a problem per crash signature (ci/crash_triage.py)."""
     all_expect = plan.all_expectations()
     known = {e.backend for e in all_expect} | {b for bs in records.compiled.values() for b in bs} | \
             {b for (_, b) in records.runs}
@@ -142,10 +143,12 @@ def evaluate(plan, records, results, scope, crashes=()):
                                          f"(environment {r.env})",
                          backend=_ctest_backend(r, records, known) or "", environment=r.env, test=r.test,
                          detail=r.kind or "Failed", arch=r.arch, repro=r.repro()) for r in ctest_failed]
-    problems += [Problem("crash-file", f"{c['target']} in {c['env']}: {c['kind']} file {c['file']} "
-                                       f"(reproduce: {c['repro']})",
+    problems += [Problem("crash-file", f"{c['target']} in {c['env']}: {c['kind']} file {c['file']}"
+                                       + (f" [{c['signature']}]" if c.get("signature") else "")
+                                       + (f" and {n - 1} more with that signature" if n > 1 else "")
+                                       + f" (reproduce: {c['repro']})",
                          environment=c["env"], test=c["target"], detail=c["file"], arch=c.get("arch", ""),
-                         repro=c["repro"]) for c in crashes]
+                         repro=c["repro"]) for c, n in crash_triage.distinct(crashes)]
 
     ctest = {"passed": sum(r.status == "passed" for r in results), "failed": len(ctest_failed),
              "skipped": sum(r.status == "skipped" for r in results),

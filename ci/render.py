@@ -3,6 +3,7 @@ problems and crash files in every format (JSON: each problem as an object, gate.
 import html
 import json
 
+import crash_triage
 import ct_coverage
 
 # Bumped whenever a consumer of report.json would have to change.
@@ -89,9 +90,13 @@ def _crash_lines(ev, code):
     nothing. code: the quote of a command (Markdown's backtick, or nothing in text)."""
     if not ev.crashes:
         return []
-    lines = [f"Crash files of the time-boxed fuzzing ({len(ev.crashes)}):"]
-    for c in ev.crashes:
-        lines += [f"- {c['kind']} {c['file']} ({c['target']} in {c['env']})", f"  reproduce: {code}{c['repro']}{code}"]
+    groups = crash_triage.distinct(ev.crashes)
+    lines = [f"Crash files of the time-boxed fuzzing ({len(ev.crashes)}, {len(groups)} distinct):"]
+    for c, n in groups:
+        lines += [f"- {c['kind']} {c['file']} ({c['target']} in {c['env']})"]
+        if c.get("signature"):
+            lines += [f"  {c['signature']}; filed in {c['stored']}" + (f", {n} files" if n > 1 else "")]
+        lines += [f"  reproduce: {code}{c['repro']}{code}"]
     return lines + [""]
 
 
@@ -173,7 +178,9 @@ def as_html(ev, meta):
     if ev.crashes:
         out.append("<h2>Crash files</h2><ul>")
         out += [f"<li>{html.escape(c['kind'])} <code>{html.escape(c['file'])}</code> ({html.escape(c['target'])} in "
-                f"{html.escape(c['env'])}): <code>{html.escape(c['repro'])}</code></li>" for c in ev.crashes]
+                f"{html.escape(c['env'])}{', ' + html.escape(c['signature']) if c.get('signature') else ''}"
+                f"{f', {n} files' if n > 1 else ''}): <code>{html.escape(c['repro'])}</code></li>"
+                for c, n in crash_triage.distinct(ev.crashes)]
         out.append("</ul>")
     out.append("<h2>Gate</h2><ul>")
     out.append("".join(f"<li>{html.escape(p.text)}</li>" for p in ev.problems) or "<li>all expectations met</li>")

@@ -46,9 +46,15 @@ std::string format_report(const Verdict& verdict, const std::string& plan_descri
   out += "reference: " + verdict.reference + "\n";
   if (!verdict.divergences.empty()) {
     out += "disagree:  ";
-    for (std::size_t i = 0; i < verdict.divergences.size(); ++i)
-      out += (i ? ", " : "") + verdict.divergences[i].run;
+    for (std::size_t i = 0; i < verdict.divergences.size(); ++i) out += (i ? ", " : "") + verdict.divergences[i].run;
     out += "\n";
+    // The backends charged with the failure (Verdict::culprits): what ci/crash_triage.py files a crash under.
+    const std::vector<std::string> blamed = verdict.culprits();
+    if (!blamed.empty()) {
+      out += "blamed:    ";
+      for (std::size_t i = 0; i < blamed.size(); ++i) out += (i ? ", " : "") + blamed[i];
+      out += "\n";
+    }
   }
   out += "agree:     ";
   if (verdict.agreeing.empty()) out += "(none)";

@@ -295,6 +295,26 @@ class GateTest(unittest.TestCase):
         self.assertEqual((p["kind"], p["environment"], p["test"], p["detail"], p["repro"]),
                          ("crash-file", "emul.sha512ni", "fuzz_hash", crash["file"], crash["repro"]))
 
+    def test_crashes_of_one_signature_are_one_problem(self):
+        def crash(sha, env, cid, sig):
+            return {"file": f"/v/fuzz/x86_64/fuzz-{env}-fuzz_many-crash-{sha * 40}", "kind": "crash", "env": env,
+                    "target": "fuzz_many", "build": "host-fuzz", "arch": "x86_64", "repro": f"cd /src && r {sha}",
+                    "signature": sig, "crash_id": cid, "stored": f"/v/crashes/{cid}", "duplicate": False}
+        crashes = [crash("a", "host-fuzz", "fuzz_many-1", "fuzz_many crash: mismatch blamed on x86_64/avx2"),
+                   crash("b", "emul.sha512ni", "fuzz_many-1", "fuzz_many crash: mismatch blamed on x86_64/avx2"),
+                   crash("c", "host-fuzz", "fuzz_many-2", "fuzz_many crash: mismatch blamed on x86_64/shani")]
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "crashes.jsonl")
+            with open(path, "w") as f:
+                f.writelines(json.dumps(c) + "\n" for c in crashes)
+            rc, out, reports = self.run_gate(healthy(), extra=["--crashes", path])
+        self.assertEqual(rc, 1)
+        problems = json.loads(reports["report.json"])["problems"]
+        self.assertEqual([p["detail"] for p in problems], [crashes[0]["file"], crashes[2]["file"]])
+        self.assertIn("and 1 more with that signature", problems[0]["text"])
+        self.assertIn("Crash files of the time-boxed fuzzing (3, 2 distinct)", out)
+        self.assertIn("filed in /v/crashes/fuzz_many-1, 2 files", reports["report.md"])
+
     def test_malformed_crash_records_are_an_error(self):
         with tempfile.TemporaryDirectory() as d:
             path = os.path.join(d, "crashes.jsonl")
