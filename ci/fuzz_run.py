@@ -65,6 +65,10 @@ class TimeBoxedFuzzing:
         work = os.path.join(self.out, f"corpus-{label}")
         os.makedirs(work, exist_ok=True)
         if self.build_row.get("timeboxed") == "libfuzzer" and os.access(binary, os.X_OK):
+            # How this corpus grows (binary, runner, environment): ci/fuzz-corpus merges it back with the same.
+            with open(work + ".json", "w", encoding="utf-8") as f:
+                json.dump({"target": target, "env": job["env"], "binary": binary, "runner": job["runner"],
+                           "environment": job["environment"], "corpus": work}, f)
             args = [f"-max_total_time={self.seconds}", "-max_len=1024", "-print_final_stats=1",
                     f"-dict={self.root}/fuzz/{target}.dict", f"-artifact_prefix={self.out}/fuzz-{label}-", work, corpus]
         else:  # no libFuzzer (gcc builds, riscv64): corpus replay, then seeded random inputs
