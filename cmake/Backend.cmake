@@ -4,9 +4,10 @@
 #     shakedown_backend(sha256 x86_64/shani sha256_shani.cc)
 #
 # - the opt-out option SHAKEDOWN_NO_<NAME> (SHAKEDOWN_NO_X86_64_SHANI; rows sharing a name share it);
-# - unless opted out: the source (relative to the calling arch folder) joins the library with -O3 (hot code) and
-#   any extra options. The ISA is enabled per function inside the file (arch/<arch>/*_target.h), never per file,
-#   so the availability predicate and row in the same file are baseline code;
+# - unless opted out: the source (relative to the calling arch folder) joins the library with -O3 (hot code,
+#   SHAKEDOWN_HOT_CODE_FLAGS of lib/CMakeLists.txt) and any extra options. The ISA is enabled per function inside
+#   the file (arch/<arch>/*_target.h), never per file, so the availability predicate and row in the same file are
+#   baseline code;
 # - the row's declaration for backends.cc: the generated backend_rows.h declares
 #   shakedown::internal::rows::<family>_<name with '/' as '_'> and defines SHAKEDOWN_ROW_<id> as its address
 #   (nothing when opted out), plus SHAKEDOWN_ROWS_COMPILED_<family>, the number compiled;
@@ -35,7 +36,8 @@ function(shakedown_backend family name source)
   endif()
   set(_src ${CMAKE_CURRENT_SOURCE_DIR}/${source})
   target_sources(shakedown PRIVATE ${_src})
-  set_source_files_properties(${_src} TARGET_DIRECTORY shakedown PROPERTIES COMPILE_OPTIONS "-O3;${B_COMPILE_OPTIONS}")
+  set(_options ${SHAKEDOWN_HOT_CODE_OPTIONS} ${B_COMPILE_OPTIONS})
+  set_source_files_properties(${_src} TARGET_DIRECTORY shakedown PROPERTIES COMPILE_OPTIONS "${_options}")
   set_property(GLOBAL APPEND PROPERTY SHAKEDOWN_COMPILED_BACKENDS "${family}/${name}")
   set_property(GLOBAL APPEND PROPERTY SHAKEDOWN_BACKEND_ROW_DECLS_${family} "${_id}")
   set_property(GLOBAL APPEND PROPERTY SHAKEDOWN_BACKEND_ROW_LINES "#define SHAKEDOWN_ROW_${_id} &${_row},")

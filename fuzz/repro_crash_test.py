@@ -52,6 +52,19 @@ def sha1(data):
     return hashlib.sha1(data).hexdigest()
 
 
+def unoptimised():
+    """The -D options that compile the broken build at -O0 without debug info (the build type's NDEBUG kept): the
+    build type's flags, the suites' own (SHAKEDOWN_TEST_CODE_FLAGS) and the backends' -O3 (SHAKEDOWN_HOT_CODE_FLAGS).
+    It replays a few small inputs, so optimisation buys nothing there, while at the build type's -O2 -g and the
+    backends' -O3 this build of the library, the test support and the repro tool was the longest entry of ci/test
+    (183 s of host-default's test phase, 345 s of compiler time)."""
+    flags = ["-DSHAKEDOWN_HOT_CODE_FLAGS=", "-DSHAKEDOWN_TEST_CODE_FLAGS=-O0 -g0"]
+    if not BUILD_TYPE:  # no build type, no such flags: -O0 already
+        return flags
+    ndebug = " -DNDEBUG" if BUILD_TYPE.upper() in ("RELEASE", "RELWITHDEBINFO", "MINSIZEREL") else ""
+    return flags + [f"-DCMAKE_{lang}_FLAGS_{BUILD_TYPE.upper()}=-O0 -g0{ndebug}" for lang in ("C", "CXX")]
+
+
 class BrokenBuild:
     repro = None
 
@@ -64,7 +77,7 @@ class BrokenBuild:
         configure = [CMAKE, "-S", SOURCE, "-B", build, "-G", GENERATOR, f"-DCMAKE_C_COMPILER={CC}",
                      f"-DCMAKE_CXX_COMPILER={CXX}", f"-DCMAKE_BUILD_TYPE={BUILD_TYPE}",
                      f"-DSHAKEDOWN_TEST_BREAK={VICTIM}", "-DSHAKEDOWN_BUILD_BENCH=OFF", "-DSHAKEDOWN_BUILD_TOOLS=OFF",
-                     "-DSHAKEDOWN_PACKAGE_TESTS=OFF"]
+                     "-DSHAKEDOWN_PACKAGE_TESTS=OFF"] + unoptimised()
         for cmd in (configure, [CMAKE, "--build", build, "--target", "shakedown_repro", "-j2"]):
             p = subprocess.run(cmd, capture_output=True, text=True)
             if p.returncode != 0:
