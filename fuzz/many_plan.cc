@@ -11,7 +11,7 @@ namespace shakedown::fuzz {
 namespace {
 
 constexpr std::size_t kHeaderBytes = 3;
-constexpr std::size_t kMaxMessages = 40;     // past two rounds of the widest lanes (16) and their refills
+constexpr std::size_t kMaxMessages = 40;  // past two rounds of the widest lanes (16) and their refills
 constexpr std::size_t kMaxPrefixChunks = 8;
 constexpr std::size_t kMaxXofOutput = 1024;  // > 6 SHAKE128 blocks of squeezing per lane
 constexpr std::size_t kLongBlocks = 64;      // one message this many blocks longer: its lane ends alone
@@ -41,15 +41,16 @@ std::vector<std::uint8_t> ManyPlan::prefix_bytes() const { return cut(pool, 0, p
 
 std::vector<std::uint8_t> ManyPlan::message(std::size_t i) const {
   const std::size_t at =
-      prefix_length(*this) + std::accumulate(lengths.begin(), lengths.begin() + static_cast<std::ptrdiff_t>(i),
-                                             std::size_t{0});
+      prefix_length(*this) +
+      std::accumulate(lengths.begin(), lengths.begin() + static_cast<std::ptrdiff_t>(i), std::size_t{0});
   return cut(pool, at, lengths[i]);
 }
 
 std::optional<ManyPlan> decode_many_plan(std::span<const std::uint8_t> input, std::string* why) {
   if (input.size() < kHeaderBytes) {
-    if (why) *why = "input has " + std::to_string(input.size()) + " bytes; a many plan needs at least a " +
-                    std::to_string(kHeaderBytes) + "-byte header";
+    if (why)
+      *why = "input has " + std::to_string(input.size()) + " bytes; a many plan needs at least a " +
+             std::to_string(kHeaderBytes) + "-byte header";
     return std::nullopt;
   }
   ByteReader in(input);

@@ -48,8 +48,8 @@ std::vector<std::uint8_t> finish(Hmac& h, const HashPlan& p) {
 
 // Feeds the chunks to ctx (and to its clone once made), rebinding ctx before chunk handoff_before.
 template <class Ctx>
-void run_contexts(const HashPlan& p, Ctx ctx, const std::uint8_t* msg, std::string label,
-                  const std::string* handoff_to, std::vector<RunOutput>& results) {
+void run_contexts(const HashPlan& p, Ctx ctx, const std::uint8_t* msg, std::string label, const std::string* handoff_to,
+                  std::vector<RunOutput>& results) {
   std::optional<Ctx> clone;
   std::string clone_label;
   std::vector<std::string> backends{label}, clone_backends;
@@ -76,8 +76,8 @@ void run_contexts(const HashPlan& p, Ctx ctx, const std::uint8_t* msg, std::stri
   if (clone) results.push_back({clone_label, finish(*clone, p), {}, clone_backends});
 }
 
-void run_backend(const HashPlan& p, const std::string& backend, const std::string* handoff_to,
-                 const std::uint8_t* msg, std::vector<RunOutput>& results) {
+void run_backend(const HashPlan& p, const std::string& backend, const std::string* handoff_to, const std::uint8_t* msg,
+                 std::vector<RunOutput>& results) {
   try {
     if (p.hmac)
       run_contexts(p, Hmac(p.alg, p.key, backend), msg, backend, nullptr, results);
@@ -149,7 +149,9 @@ void run_c_contexts(const HashPlan& p, Init init, std::size_t out_len, Finish fi
   results.push_back({label, finish_c(&ctx, p.out_align, out_len, finish), {}, {}});
   if (cloned)
     results.push_back({"clone of " + label + " before update #" + std::to_string(*p.clone_before),
-                       finish_c(&clone, p.out_align, out_len, finish), {}, {}});
+                       finish_c(&clone, p.out_align, out_len, finish),
+                       {},
+                       {}});
 }
 
 void run_backend_c(const HashPlan& p, const std::string& backend, const std::uint8_t* msg,
@@ -161,9 +163,13 @@ void run_backend_c(const HashPlan& p, const std::string& backend, const std::uin
     if (p.hmac) {
       run_c_contexts<CHmac>(
           p,
-          [&](shakedown_hmac_ctx* c) { return shakedown_hmac_init(c, alg, p.key.data(), p.key.size(), backend.c_str()); },
+          [&](shakedown_hmac_ctx* c) {
+            return shakedown_hmac_init(c, alg, p.key.data(), p.key.size(), backend.c_str());
+          },
           p.tag_len,
-          [&](shakedown_hmac_ctx* c, std::uint8_t* out) { check_c(shakedown_hmac_final(c, out, p.tag_len), "hmac_final"); },
+          [&](shakedown_hmac_ctx* c, std::uint8_t* out) {
+            check_c(shakedown_hmac_final(c, out, p.tag_len), "hmac_final");
+          },
           msg, label, results);
     } else if (is_xof(p.alg)) {
       // The squeezes, then final(len) as one more squeeze: the same output stream (FIPS 202 §4, Algorithm 8).
@@ -249,9 +255,9 @@ Verdict run_hash_plan(const HashPlan& p) {
   std::vector<RunOutput> results;
   std::optional<std::vector<std::uint8_t>> generic_out;
   for (std::size_t i = 0; i < names.size(); ++i) {
-    const std::string* handoff_to =
-        p.handoff_before && !p.hmac && names.size() > 1 ? &names[(i + 1 + p.handoff_step % (names.size() - 1)) % names.size()]
-                                             : nullptr;
+    const std::string* handoff_to = p.handoff_before && !p.hmac && names.size() > 1
+                                        ? &names[(i + 1 + p.handoff_step % (names.size() - 1)) % names.size()]
+                                        : nullptr;
     // The plain run first (no handoff): it attributes a divergence to one backend on its own.
     if (handoff_to) run_backend(p, names[i], nullptr, msg, results);
     run_backend(p, names[i], handoff_to, msg, results);

@@ -76,10 +76,10 @@ Verdict run_many_plan(const ManyPlan& p) {
       for (std::size_t i = 0; i < got.size(); ++i)
         if (got[i] != want[i]) {
           agree = false;
-          v.divergences.push_back({label + ", message " + std::to_string(i),
-                                   "output differs from " + v.reference + " (" + std::to_string(msgs[i].size()) +
-                                       "-byte message)",
-                                   got[i], want[i], charged});
+          v.divergences.push_back(
+              {label + ", message " + std::to_string(i),
+               "output differs from " + v.reference + " (" + std::to_string(msgs[i].size()) + "-byte message)", got[i],
+               want[i], charged});
         }
       if (agree) v.agreeing.push_back(label);
     } catch (const std::exception& e) {

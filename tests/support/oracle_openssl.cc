@@ -123,8 +123,8 @@ std::vector<std::uint8_t> openssl_hmac(Algorithm alg, std::span<const std::uint8
   std::size_t n = 0;
   static const std::uint8_t empty_key[1] = {0};
   bool ok = ctx && EVP_MAC_init(ctx, key.empty() ? empty_key : key.data(), key.size(), params) == 1 &&
-            EVP_MAC_update(ctx, data.data(), data.size()) == 1 &&
-            EVP_MAC_final(ctx, out.data(), &n, out.size()) == 1 && n == out.size();
+            EVP_MAC_update(ctx, data.data(), data.size()) == 1 && EVP_MAC_final(ctx, out.data(), &n, out.size()) == 1 &&
+            n == out.size();
   EVP_MAC_CTX_free(ctx);
   if (!ok) throw std::runtime_error(std::string("OpenSSL HMAC failed for ") + openssl_name(alg));
   return out;
