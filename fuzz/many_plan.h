@@ -24,6 +24,8 @@ struct ManyPlan {
   // The prefix's bytes, then message i's, as the plan defines them.
   std::vector<std::uint8_t> prefix_bytes() const;
   std::vector<std::uint8_t> message(std::size_t i) const;
+  // Every message(i) in order, cut in one pass.
+  std::vector<std::vector<std::uint8_t>> messages() const;
 };
 
 // Input layout (README.md "Plan format"). Returns nullopt (with the reason in *why) only for inputs shorter than
