@@ -277,17 +277,19 @@ Verdict run_hash_plan(const HashPlan& p) {
   for (const auto& r : results)  // after the last push_back: the span points into results' buffers
     if (r.label == "generic" && r.error.empty()) generic_out = r.bytes();
 
+  // The results are not read after this loop: their labels and backend lists move into the verdict.
+  v.agreeing.reserve(results.size());
   for (auto& r : results) {
     if (!r.error.empty()) {
-      v.divergences.push_back({r.label, r.error, {}, {}, r.backends});
+      v.divergences.push_back({std::move(r.label), std::move(r.error), {}, {}, std::move(r.backends)});
     } else if (!std::ranges::equal(r.bytes(), want)) {
       std::string problem = "output differs from " + v.reference;
       if (generic_out && r.label != "generic")
         problem += std::ranges::equal(*generic_out, r.bytes()) ? " (but matches generic)" : " and from generic";
       const std::span<const std::uint8_t> got = r.bytes();
-      v.divergences.push_back({r.label, problem, {got.begin(), got.end()}, want, r.backends});
+      v.divergences.push_back({std::move(r.label), problem, {got.begin(), got.end()}, want, std::move(r.backends)});
     } else {
-      v.agreeing.push_back(r.label);
+      v.agreeing.push_back(std::move(r.label));
     }
   }
   return v;
