@@ -11,7 +11,7 @@ namespace shakedown::fuzz {
 namespace {
 
 constexpr std::size_t kHeaderBytes = 3;
-constexpr std::size_t kMaxMessages = 40;     // past two rounds of the widest lanes (16) and their refills
+constexpr std::size_t kMaxMessages = 40;  // past two rounds of the widest lanes (16) and their refills
 constexpr std::size_t kMaxPrefixChunks = 8;
 constexpr std::size_t kMaxXofOutput = 1024;  // > 6 SHAKE128 blocks of squeezing per lane
 constexpr std::size_t kLongBlocks = 64;      // one message this many blocks longer: its lane ends alone
@@ -22,12 +22,25 @@ constexpr std::uint8_t kFlagOutlenEach = 0x20;  // SHAKE: an output length per m
 constexpr std::uint8_t kFlagLong = 0x40;        // one message kLongBlocks blocks longer than its size class
 
 // Bytes [at, at + n) of the pool taken cyclically, each pass adding its number so that a long message does not
-// repeat the pool (zeros from an empty pool).
+// repeat the pool (zeros from an empty pool). A run of the pool at a time (a copy in the first pass), not a
+// division and a remainder per byte.
 std::vector<std::uint8_t> cut(const std::vector<std::uint8_t>& pool, std::size_t at, std::size_t n) {
   std::vector<std::uint8_t> out(n);
-  if (!pool.empty())
-    for (std::size_t i = 0; i < n; ++i)
-      out[i] = static_cast<std::uint8_t>(pool[(at + i) % pool.size()] + (at + i) / pool.size());
+  if (pool.empty()) return out;
+  std::size_t pass = at / pool.size(), from = at % pool.size(), done = 0;
+  while (done < n) {
+    const std::size_t run = std::min(n - done, pool.size() - from);
+    const auto add = static_cast<std::uint8_t>(pass);
+    if (add == 0) {
+      std::copy_n(pool.begin() + static_cast<std::ptrdiff_t>(from), run,
+                  out.begin() + static_cast<std::ptrdiff_t>(done));
+    } else {
+      for (std::size_t i = 0; i < run; ++i) out[done + i] = static_cast<std::uint8_t>(pool[from + i] + add);
+    }
+    done += run;
+    from = 0;
+    ++pass;
+  }
   return out;
 }
 
@@ -41,15 +54,27 @@ std::vector<std::uint8_t> ManyPlan::prefix_bytes() const { return cut(pool, 0, p
 
 std::vector<std::uint8_t> ManyPlan::message(std::size_t i) const {
   const std::size_t at =
-      prefix_length(*this) + std::accumulate(lengths.begin(), lengths.begin() + static_cast<std::ptrdiff_t>(i),
-                                             std::size_t{0});
+      prefix_length(*this) +
+      std::accumulate(lengths.begin(), lengths.begin() + static_cast<std::ptrdiff_t>(i), std::size_t{0});
   return cut(pool, at, lengths[i]);
+}
+
+std::vector<std::vector<std::uint8_t>> ManyPlan::messages() const {
+  std::vector<std::vector<std::uint8_t>> out;
+  out.reserve(lengths.size());
+  std::size_t at = prefix_length(*this);
+  for (std::size_t n : lengths) {
+    out.push_back(cut(pool, at, n));
+    at += n;
+  }
+  return out;
 }
 
 std::optional<ManyPlan> decode_many_plan(std::span<const std::uint8_t> input, std::string* why) {
   if (input.size() < kHeaderBytes) {
-    if (why) *why = "input has " + std::to_string(input.size()) + " bytes; a many plan needs at least a " +
-                    std::to_string(kHeaderBytes) + "-byte header";
+    if (why)
+      *why = "input has " + std::to_string(input.size()) + " bytes; a many plan needs at least a " +
+             std::to_string(kHeaderBytes) + "-byte header";
     return std::nullopt;
   }
   ByteReader in(input);

@@ -1,6 +1,8 @@
 // fuzz_hash executor: the plan on every backend (with clone and handoff), through the C++ contexts and the C entry
 // points (shakedown/c.h), vs OpenSSL EVP one-shot and generic.
+#include <algorithm>
 #include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -18,13 +20,16 @@ namespace {
 
 struct RunOutput {
   std::string label;
-  std::vector<std::uint8_t> out;
+  std::vector<std::uint8_t> out;      // the buffer the run wrote: its output is out[out_at..]
   std::string error;                  // non-empty: the run threw, which no valid plan should make it do
   std::vector<std::string> backends;  // who produced out
+  std::size_t out_at = 0;
+  // Compared where it was written: no second allocation and copy per run (each one an ASan-tracked malloc).
+  std::span<const std::uint8_t> bytes() const { return std::span<const std::uint8_t>(out).subspan(out_at); }
 };
 
 // Output written at plan.out_align inside a buffer that ends exactly where the output does, so that
-// ASan flags any write past it.
+// ASan flags any write past it. Returns the whole buffer (the output is its last output_size() bytes).
 std::vector<std::uint8_t> finish(Hasher& h, const HashPlan& p) {
   std::vector<std::uint8_t> buf(p.out_align + p.output_size());
   std::uint8_t* out = buf.data() + p.out_align;
@@ -37,19 +42,19 @@ std::vector<std::uint8_t> finish(Hasher& h, const HashPlan& p) {
     }
     if (p.final_len) h.final(out, *p.final_len);
   }
-  return {buf.begin() + static_cast<std::ptrdiff_t>(p.out_align), buf.end()};
+  return buf;
 }
 
 std::vector<std::uint8_t> finish(Hmac& h, const HashPlan& p) {
   std::vector<std::uint8_t> buf(p.out_align + p.tag_len);
   h.final(std::span<std::uint8_t>(buf.data() + p.out_align, p.tag_len));
-  return {buf.begin() + static_cast<std::ptrdiff_t>(p.out_align), buf.end()};
+  return buf;
 }
 
 // Feeds the chunks to ctx (and to its clone once made), rebinding ctx before chunk handoff_before.
 template <class Ctx>
-void run_contexts(const HashPlan& p, Ctx ctx, const std::uint8_t* msg, std::string label,
-                  const std::string* handoff_to, std::vector<RunOutput>& results) {
+void run_contexts(const HashPlan& p, Ctx ctx, const std::uint8_t* msg, std::string label, const std::string* handoff_to,
+                  std::vector<RunOutput>& results) {
   std::optional<Ctx> clone;
   std::string clone_label;
   std::vector<std::string> backends{label}, clone_backends;
@@ -72,12 +77,12 @@ void run_contexts(const HashPlan& p, Ctx ctx, const std::uint8_t* msg, std::stri
     if (clone) clone->update(msg + offset, p.chunks[i]);
     offset += p.chunks[i];
   }
-  results.push_back({label, finish(ctx, p), {}, backends});
-  if (clone) results.push_back({clone_label, finish(*clone, p), {}, clone_backends});
+  results.push_back({label, finish(ctx, p), {}, backends, p.out_align});
+  if (clone) results.push_back({clone_label, finish(*clone, p), {}, clone_backends, p.out_align});
 }
 
-void run_backend(const HashPlan& p, const std::string& backend, const std::string* handoff_to,
-                 const std::uint8_t* msg, std::vector<RunOutput>& results) {
+void run_backend(const HashPlan& p, const std::string& backend, const std::string* handoff_to, const std::uint8_t* msg,
+                 std::vector<RunOutput>& results) {
   try {
     if (p.hmac)
       run_contexts(p, Hmac(p.alg, p.key, backend), msg, backend, nullptr, results);
@@ -117,12 +122,13 @@ struct CHmac {
   static void cleanup(Ctx* c) { shakedown_hmac_cleanup(c); }
 };
 
-// Output of `finish(ctx, out)` written at out_align in a buffer that ends where the output does (as finish() above).
+// Output of `finish(ctx, out)` written at out_align in a buffer that ends where the output does (as finish() above);
+// the whole buffer.
 template <class Ctx, class Finish>
 std::vector<std::uint8_t> finish_c(Ctx* ctx, std::size_t out_align, std::size_t len, Finish finish) {
   std::vector<std::uint8_t> buf(out_align + len);
   finish(ctx, buf.data() + out_align);
-  return {buf.begin() + static_cast<std::ptrdiff_t>(out_align), buf.end()};
+  return buf;
 }
 
 template <class C, class Init, class Finish>
@@ -146,10 +152,13 @@ void run_c_contexts(const HashPlan& p, Init init, std::size_t out_len, Finish fi
     if (cloned) check_c(C::update(&clone, msg + offset, p.chunks[i]), "update (clone)");
     offset += p.chunks[i];
   }
-  results.push_back({label, finish_c(&ctx, p.out_align, out_len, finish), {}, {}});
+  results.push_back({label, finish_c(&ctx, p.out_align, out_len, finish), {}, {}, p.out_align});
   if (cloned)
     results.push_back({"clone of " + label + " before update #" + std::to_string(*p.clone_before),
-                       finish_c(&clone, p.out_align, out_len, finish), {}, {}});
+                       finish_c(&clone, p.out_align, out_len, finish),
+                       {},
+                       {},
+                       p.out_align});
 }
 
 void run_backend_c(const HashPlan& p, const std::string& backend, const std::uint8_t* msg,
@@ -161,9 +170,13 @@ void run_backend_c(const HashPlan& p, const std::string& backend, const std::uin
     if (p.hmac) {
       run_c_contexts<CHmac>(
           p,
-          [&](shakedown_hmac_ctx* c) { return shakedown_hmac_init(c, alg, p.key.data(), p.key.size(), backend.c_str()); },
+          [&](shakedown_hmac_ctx* c) {
+            return shakedown_hmac_init(c, alg, p.key.data(), p.key.size(), backend.c_str());
+          },
           p.tag_len,
-          [&](shakedown_hmac_ctx* c, std::uint8_t* out) { check_c(shakedown_hmac_final(c, out, p.tag_len), "hmac_final"); },
+          [&](shakedown_hmac_ctx* c, std::uint8_t* out) {
+            check_c(shakedown_hmac_final(c, out, p.tag_len), "hmac_final");
+          },
           msg, label, results);
     } else if (is_xof(p.alg)) {
       // The squeezes, then final(len) as one more squeeze: the same output stream (FIPS 202 §4, Algorithm 8).
@@ -197,15 +210,16 @@ void run_oneshot(const HashPlan& p, const std::uint8_t* msg, std::vector<RunOutp
   const std::string label = "one-shot " + std::string(p.hmac ? "hmac()" : "hash()") + " on " + backend;
   try {
     std::vector<std::uint8_t> out;
+    std::size_t out_at = 0;
     if (p.hmac) {
       out = hmac(p.alg, p.key, std::span<const std::uint8_t>(msg, p.message.size()));
       out.resize(p.tag_len);
     } else {
-      std::vector<std::uint8_t> buf(p.out_align + p.output_size());
-      hash(p.alg, msg, p.message.size(), buf.data() + p.out_align, p.output_size());
-      out.assign(buf.begin() + static_cast<std::ptrdiff_t>(p.out_align), buf.end());
+      out.resize(p.out_align + p.output_size());
+      hash(p.alg, msg, p.message.size(), out.data() + p.out_align, p.output_size());
+      out_at = p.out_align;
     }
-    results.push_back({label, std::move(out), {}, {backend}});
+    results.push_back({label, std::move(out), {}, {backend}, out_at});
   } catch (const std::exception& e) {
     results.push_back({label, {}, std::string("threw: ") + e.what(), {backend}});
   }
@@ -219,7 +233,7 @@ void run_oneshot(const HashPlan& p, const std::uint8_t* msg, std::vector<RunOutp
       check_c(shakedown_hmac(alg, p.key.data(), p.key.size(), msg, p.message.size(), out, len), "shakedown_hmac");
     else
       check_c(shakedown_hash(alg, msg, p.message.size(), out, len), "shakedown_hash");
-    results.push_back({c_label, {buf.begin() + static_cast<std::ptrdiff_t>(p.out_align), buf.end()}, {}, {backend}});
+    results.push_back({c_label, std::move(buf), {}, {backend}, p.out_align});
   } catch (const std::exception& e) {
     results.push_back({c_label, {}, std::string("threw: ") + e.what(), {backend}});
   }
@@ -247,31 +261,35 @@ Verdict run_hash_plan(const HashPlan& p) {
 
   const auto& names = backends_of(family_of(p.alg));
   std::vector<RunOutput> results;
-  std::optional<std::vector<std::uint8_t>> generic_out;
+  results.reserve(6 * names.size() + 2);  // per backend <= 3 runs and their clones; the two one-shots: no regrowth
+  std::optional<std::span<const std::uint8_t>> generic_out;
   for (std::size_t i = 0; i < names.size(); ++i) {
-    const std::string* handoff_to =
-        p.handoff_before && !p.hmac && names.size() > 1 ? &names[(i + 1 + p.handoff_step % (names.size() - 1)) % names.size()]
-                                             : nullptr;
+    const std::string* handoff_to = p.handoff_before && !p.hmac && names.size() > 1
+                                        ? &names[(i + 1 + p.handoff_step % (names.size() - 1)) % names.size()]
+                                        : nullptr;
     // The plain run first (no handoff): it attributes a divergence to one backend on its own.
     if (handoff_to) run_backend(p, names[i], nullptr, msg, results);
     run_backend(p, names[i], handoff_to, msg, results);
     run_backend_c(p, names[i], msg, results);
     count_run(family_of(p.alg), i);
   }
-  for (const auto& r : results)
-    if (r.label == "generic" && r.error.empty()) generic_out = r.out;
   run_oneshot(p, msg, results);
+  for (const auto& r : results)  // after the last push_back: the span points into results' buffers
+    if (r.label == "generic" && r.error.empty()) generic_out = r.bytes();
 
+  // The results are not read after this loop: their labels and backend lists move into the verdict.
+  v.agreeing.reserve(results.size());
   for (auto& r : results) {
     if (!r.error.empty()) {
-      v.divergences.push_back({r.label, r.error, {}, {}, r.backends});
-    } else if (r.out != want) {
+      v.divergences.push_back({std::move(r.label), std::move(r.error), {}, {}, std::move(r.backends)});
+    } else if (!std::ranges::equal(r.bytes(), want)) {
       std::string problem = "output differs from " + v.reference;
       if (generic_out && r.label != "generic")
-        problem += *generic_out == r.out ? " (but matches generic)" : " and from generic";
-      v.divergences.push_back({r.label, problem, std::move(r.out), want, r.backends});
+        problem += std::ranges::equal(*generic_out, r.bytes()) ? " (but matches generic)" : " and from generic";
+      const std::span<const std::uint8_t> got = r.bytes();
+      v.divergences.push_back({std::move(r.label), problem, {got.begin(), got.end()}, want, std::move(r.backends)});
     } else {
-      v.agreeing.push_back(r.label);
+      v.agreeing.push_back(std::move(r.label));
     }
   }
   return v;

@@ -70,23 +70,33 @@ EVP_MAC* openssl_hmac_mac() {
 }
 
 namespace {
+// One EVP_MD_CTX per thread, reinitialised for each digest: a new context per call cost an allocation and the
+// provider's newctx/freectx each time, which the fuzz targets paid once per run (fuzz_many: per message).
+struct ThreadMdCtx {
+  EVP_MD_CTX* ctx = EVP_MD_CTX_new();
+  ~ThreadMdCtx() { EVP_MD_CTX_free(ctx); }
+};
+
 // Digest of data through md; outlen for an XOF (EVP_DigestFinalXOF), the digest size otherwise.
 bool evp_digest(const EVP_MD* md, std::span<const std::uint8_t> data, std::vector<std::uint8_t>& out) {
-  EVP_MD_CTX* ctx = EVP_MD_CTX_new();
-  bool ok = ctx && EVP_DigestInit_ex(ctx, md, nullptr) == 1 && EVP_DigestUpdate(ctx, data.data(), data.size()) == 1;
+  thread_local ThreadMdCtx holder;
+  EVP_MD_CTX* ctx = holder.ctx;
+  bool ok = ctx && EVP_DigestInit_ex2(ctx, md, nullptr) == 1 && EVP_DigestUpdate(ctx, data.data(), data.size()) == 1;
   if (ok) {
     if (EVP_MD_get_flags(md) & EVP_MD_FLAG_XOF) {
       // EVP_DigestFinalXOF with length 0 is rejected by some OpenSSL versions: squeeze 1 and drop it.
-      std::vector<std::uint8_t> tmp(out.empty() ? 1 : out.size());
-      ok = EVP_DigestFinalXOF(ctx, tmp.data(), tmp.size()) == 1;
-      std::copy(tmp.begin(), tmp.begin() + static_cast<std::ptrdiff_t>(out.size()), out.begin());
+      if (out.empty()) {
+        std::uint8_t tmp[1];
+        ok = EVP_DigestFinalXOF(ctx, tmp, sizeof tmp) == 1;
+      } else {
+        ok = EVP_DigestFinalXOF(ctx, out.data(), out.size()) == 1;
+      }
     } else {
       unsigned int n = 0;
       ok = out.size() == static_cast<std::size_t>(EVP_MD_get_size(md)) &&
            EVP_DigestFinal_ex(ctx, out.data(), &n) == 1 && n == out.size();
     }
   }
-  EVP_MD_CTX_free(ctx);
   return ok;
 }
 }  // namespace
@@ -113,19 +123,42 @@ std::vector<std::uint8_t> openssl_digest(Algorithm alg, std::span<const std::uin
   return openssl_digest(alg, data, digest_size(alg));
 }
 
-std::vector<std::uint8_t> openssl_hmac(Algorithm alg, std::span<const std::uint8_t> key,
-                                       std::span<const std::uint8_t> data) {
-  EVP_MAC_CTX* ctx = EVP_MAC_CTX_new(openssl_hmac_mac());
+namespace {
+// Per thread, one EVP_MAC_CTX per algorithm with its digest set once: EVP_MAC_init with the digest parameter
+// fetches the digest by name on every call. Each call below re-keys the context (a non-null key pointer, so
+// that an empty key is a key and not "keep the previous one").
+struct ThreadMacCtxs {
+  std::map<Algorithm, EVP_MAC_CTX*> ctxs;
+  ~ThreadMacCtxs() {
+    for (auto& [alg, ctx] : ctxs) EVP_MAC_CTX_free(ctx);
+  }
+};
+
+EVP_MAC_CTX* hmac_ctx(Algorithm alg) {
+  thread_local ThreadMacCtxs holder;
+  EVP_MAC_CTX*& ctx = holder.ctxs[alg];
+  if (ctx) return ctx;
+  ctx = EVP_MAC_CTX_new(openssl_hmac_mac());
   OSSL_PARAM params[] = {
       OSSL_PARAM_construct_utf8_string(OSSL_MAC_PARAM_DIGEST, const_cast<char*>(openssl_name(alg)), 0),
       OSSL_PARAM_construct_end()};
+  if (ctx && EVP_MAC_CTX_set_params(ctx, params) != 1) {
+    EVP_MAC_CTX_free(ctx);
+    ctx = nullptr;
+  }
+  return ctx;
+}
+}  // namespace
+
+std::vector<std::uint8_t> openssl_hmac(Algorithm alg, std::span<const std::uint8_t> key,
+                                       std::span<const std::uint8_t> data) {
+  EVP_MAC_CTX* ctx = hmac_ctx(alg);
   std::vector<std::uint8_t> out(digest_size(alg));
   std::size_t n = 0;
   static const std::uint8_t empty_key[1] = {0};
-  bool ok = ctx && EVP_MAC_init(ctx, key.empty() ? empty_key : key.data(), key.size(), params) == 1 &&
-            EVP_MAC_update(ctx, data.data(), data.size()) == 1 &&
-            EVP_MAC_final(ctx, out.data(), &n, out.size()) == 1 && n == out.size();
-  EVP_MAC_CTX_free(ctx);
+  bool ok = ctx && EVP_MAC_init(ctx, key.empty() ? empty_key : key.data(), key.size(), nullptr) == 1 &&
+            EVP_MAC_update(ctx, data.data(), data.size()) == 1 && EVP_MAC_final(ctx, out.data(), &n, out.size()) == 1 &&
+            n == out.size();
   if (!ok) throw std::runtime_error(std::string("OpenSSL HMAC failed for ") + openssl_name(alg));
   return out;
 }
