@@ -16,7 +16,8 @@ Then the coverage gate (ci/verify_report.py) over the execution records and the 
 Modes: verify   builds with modes=verify; time-boxed fuzzing (--fuzz-seconds, default 20 s a target) instead of
                 the fixed-count fuzz.run.* entries where a row says verify-ctest=, and the source coverage of the
                 host's fuzz corpora over lib/ and arch/ (ci/fuzz-coverage: llvm-cov HTML with per-file line
-                coverage, <out>/fuzz-coverage/)
+                coverage, <out>/fuzz-coverage/) and per environment of every arch, with its gate (ci/env-coverage:
+                <out>/env-coverage/coverage.md)
        quick    (verify --quick) the host's modes=quick builds, test scale 0.2, 5 s of fuzzing; about 8 min on a
                 2-core host once the default build exists (8:16 measured, 2:33 of it building the fuzz preset)
        deep     (verify --deep) 10 minutes of fuzzing a target, test scale 10, the timing t-test of the builds
@@ -149,6 +150,12 @@ class Driver:
         self.script_step([os.path.join(ROOT, "ci", "fuzz-coverage"), os.path.join(self.out, "fuzz-coverage"),
                           os.path.join(self.out, "fuzz", HOST_ARCH)],
                          os.path.join(self.out, "fuzz-coverage.log"), "fuzz corpus coverage: ci/fuzz-coverage", 12)
+        # Per environment, every arch of the run: its fuzz entries and grown corpora under QEMU and the emulators,
+        # and the gate of ci/coverage-gate.txt (<out>/env-coverage/coverage.md, per-arch html/).
+        self.script_step([os.path.join(ROOT, "ci", "env-coverage"), os.path.join(self.out, "env-coverage"),
+                          "--grown", self.out] + [a for arch in self.arches for a in ("--arch", arch)],
+                         os.path.join(self.out, "env-coverage.log"), "fuzz coverage per environment: ci/env-coverage",
+                         8)
 
     def timing(self, build_row, build_dir):
         """Deep mode: the timing t-test a build row names (timing=), then its self-test, which must see an
@@ -263,7 +270,7 @@ class Driver:
         if coverage:
             i += 1
             self.console.step(i, n, "source coverage of the fuzz corpus (seeds + what the time-boxed runs grew) "
-                                    "over lib/ and arch/")
+                                    "over lib/ and arch/, on the host and per environment of every arch")
             self.fuzz_coverage()
         i += 1
         self.console.step(i, n, "coverage gate and matrix")

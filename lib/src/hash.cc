@@ -1,6 +1,7 @@
 // Hasher and the one-shot functions: argument checks, one family dispatch, zeroization.
 #include "shakedown/hash.h"
 
+#include <cstdint>
 #include <string>
 
 #include "internal/algorithm_spec.h"
@@ -15,12 +16,12 @@ namespace {
 
 using internal::check_output_length;
 using internal::check_pointer;
+using internal::default_backend_info;
+using internal::named_backend_info;
 using internal::output_buffer;
 using internal::row_of;
 using internal::secure_zero;
 using internal::throw_too_long;
-using internal::default_backend_info;
-using internal::named_backend_info;
 
 // The state for one algorithm in a local variable: the one-shot path builds no Hasher.
 template <Family F>
@@ -46,9 +47,12 @@ template <class Fn>
 decltype(auto) Hasher::with_family(Fn&& fn) {
   return visit_family(family_, [&]<class T>(T traits) -> decltype(auto) {
     constexpr Family F = T::kFamily;
-    if constexpr (F == Family::sha256) return fn(traits, u_.s256, row_of<F>(backend_));
-    else if constexpr (F == Family::sha512) return fn(traits, u_.s512, row_of<F>(backend_));
-    else return fn(traits, u_.keccak, row_of<F>(backend_));
+    if constexpr (F == Family::sha256)
+      return fn(traits, u_.s256, row_of<F>(backend_));
+    else if constexpr (F == Family::sha512)
+      return fn(traits, u_.s512, row_of<F>(backend_));
+    else
+      return fn(traits, u_.keccak, row_of<F>(backend_));
   });
 }
 
@@ -71,11 +75,7 @@ Hasher::Hasher(Algorithm alg, std::string_view backend)
 }
 
 Hasher::Hasher(const Hasher& other) noexcept
-    : alg_(other.alg_),
-      phase_(other.phase_),
-      named_(other.named_),
-      family_(other.family_),
-      backend_(other.backend_) {
+    : alg_(other.alg_), phase_(other.phase_), named_(other.named_), family_(other.family_), backend_(other.backend_) {
   std::memcpy(&u_, &other.u_, sizeof u_);
 }
 
@@ -131,10 +131,19 @@ Hasher& Hasher::update(const void* data, std::size_t len) {
   check_usable(true);
   check_pointer(data, len, "update data");
   if (len == 0) return *this;
+#ifdef SHAKEDOWN_TEST_DEAD_BRANCH
+  // Test-only (CMake SHAKEDOWN_TEST_DEAD_BRANCH): lines no input reaches, which ci/env-coverage must count as
+  // uncovered and its gate must refuse. No valid pointer comes with a length this large.
+  if (len == SIZE_MAX) {
+    volatile std::size_t sink = len;
+    static_cast<void>(sink);
+  }
+#endif
   const auto* p = static_cast<const std::uint8_t*>(data);
   with_family([&]<class T>(T, auto& state, const auto& be) {
     if (!internal::Framing<T::kFamily>::absorb(state, be, p, len)) throw_too_long(alg_);
-    if constexpr (T::kFamily == Family::sha256) internal::test_leak::on_sha256_update(p, len);  // empty unless SHAKEDOWN_TEST_LEAK
+    if constexpr (T::kFamily == Family::sha256)
+      internal::test_leak::on_sha256_update(p, len);  // empty unless SHAKEDOWN_TEST_LEAK
   });
   return *this;
 }
@@ -198,7 +207,8 @@ void hash_via(Algorithm alg, const BackendInfo* be, const void* data, std::size_
   check_pointer(out, outlen, "output");
   const auto* in = static_cast<const std::uint8_t*>(data);
   const auto run = [&](std::uint8_t* to) {
-    visit_family(spec.family, [&]<class T>(T) { oneshot<T::kFamily>(spec, row_of<T::kFamily>(be), in, len, to, outlen); });
+    visit_family(spec.family,
+                 [&]<class T>(T) { oneshot<T::kFamily>(spec, row_of<T::kFamily>(be), in, len, to, outlen); });
   };
   if (spec.xof || outlen == 0) {
     run(static_cast<std::uint8_t*>(out));
@@ -221,8 +231,7 @@ void hash(Algorithm alg, std::span<const std::uint8_t> data, std::span<std::uint
   hash(alg, data.data(), data.size(), out.data(), out.size());
 }
 
-void hash(Algorithm alg, std::string_view backend, std::span<const std::uint8_t> data,
-          std::span<std::uint8_t> out) {
+void hash(Algorithm alg, std::string_view backend, std::span<const std::uint8_t> data, std::span<std::uint8_t> out) {
   const BackendInfo* be = named_backend_info(family_of(alg), backend);  // unknown/unavailable names throw first
   hash_via(alg, be, data.data(), data.size(), out.data(), out.size());
 }
