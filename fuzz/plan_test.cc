@@ -1,4 +1,4 @@
-// fuzz.unit.many_plan: ManyPlan's byte cutting against its definition (README.md "Plan format": the pool taken
+// fuzz.plan_cutter.many: ManyPlan's byte cutting against its definition (README.md "Plan format": the pool taken
 // cyclically, each pass adding its number), and messages() against message(i), across pool passes and byte wraps.
 #include <cstdint>
 #include <cstdio>
