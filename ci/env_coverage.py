@@ -27,11 +27,11 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from fuzz_run import FUZZ_API_ASAN, replay_environment  # noqa: E402
 from matrix import HOST_ARCH, Matrix  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 COVERAGE_FLAGS = "-fprofile-instr-generate -fcoverage-mapping"
-FUZZ_API_ASAN = "detect_stack_use_after_return=0"
 SOURCES = ("lib", "arch")
 
 
@@ -101,13 +101,6 @@ def environments(plan_file):
     return envs, jobs
 
 
-def variables(items):
-    """A plan's variables (a list of NAME=VALUE or a dict) as a dict, without the emulation minimum (SHAKEDOWN_
-    EMULATE_REQUIRE: a count that only a full-scale run reaches, not a property of the environment)."""
-    pairs = items.items() if isinstance(items, dict) else (i.partition("=")[::2] for i in items)
-    return {k: v for k, v in pairs if k != "SHAKEDOWN_EMULATE_REQUIRE"}
-
-
 def measure(arch, folder, grown, out, log):
     """Runs every fuzz entry of every environment (and the grown corpora of the time-boxed ones) with profiling;
     returns {env: profdata}."""
@@ -123,12 +116,12 @@ def measure(arch, folder, grown, out, log):
         os.makedirs(raw)
         failed = 0
         commands = [(r["runner"] + [os.path.join(folder, "fuzz", r["program"])] + r["args"],
-                     variables(r["environment"]), r["name"]) for r in envs.get(env, [])]
+                     replay_environment(r["environment"]), r["name"]) for r in envs.get(env, [])]
         for j in jobs.get(env, []):
             corpus = os.path.join(grown, "fuzz", arch, f"corpus-{env}-{j['target']}") if grown else ""
             if corpus and os.path.isdir(corpus):
                 commands.append((j["runner"] + [os.path.join(folder, "fuzz", j["target"]), "-runs=0", corpus],
-                                 variables(j["environment"]), f"{env} grown corpus of {j['target']}"))
+                                 replay_environment(j["environment"]), f"{env} grown corpus of {j['target']}"))
         for argv, env_vars, name in commands:
             env_vars = dict(os.environ, **env_vars, LLVM_PROFILE_FILE=os.path.join(raw, "%p-%m.profraw"))
             if "fuzz_api" in name:

@@ -32,11 +32,14 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from fuzz_run import FUZZ_API_ASAN, replay_environment  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CORPUS = os.path.join(ROOT, "fuzz", "corpus")
 KEPT_PREFIXES = ("seed-", "regress-")
 GROWN_PREFIX = "grown-"
-FUZZ_API_ASAN = "detect_stack_use_after_return=0"  # fuzz/fuzz_api.options, as ci/fuzz_run.py runs it
 
 
 def fail(message, status=2):
@@ -111,8 +114,7 @@ def merge_target(target, jobs, args, scratch):
     for job in jobs:
         inputs = [job["corpus"]] + ([previous] if args.minimise else [])
         cmd = merge_command(job, staging, inputs, scratch)
-        # The environment's variables but its minimum count of emulated instructions: only a long run reaches it.
-        env = dict(os.environ, **{k: v for k, v in job["environment"].items() if k != "SHAKEDOWN_EMULATE_REQUIRE"})
+        env = dict(os.environ, **replay_environment(job["environment"]))
         if target == "fuzz_api":
             env["ASAN_OPTIONS"] = FUZZ_API_ASAN
         log = os.path.join(scratch, f"merge-{job['env']}-{target}.log")

@@ -18,6 +18,13 @@ ARTIFACT = re.compile(r"^(crash|leak|timeout|oom|slow-unit)-[0-9a-f]{40}$")
 FUZZ_API_ASAN = "detect_stack_use_after_return=0"
 
 
+def replay_environment(variables):
+    """An environment's variables (NAME=VALUE items or a dict) for a replay of its inputs: without its minimum count
+    of emulated instructions (SHAKEDOWN_EMULATE_REQUIRE), which only a full-scale run reaches, not a replay."""
+    pairs = variables.items() if isinstance(variables, dict) else (i.partition("=")[::2] for i in variables)
+    return {k: v for k, v in pairs if k != "SHAKEDOWN_EMULATE_REQUIRE"}
+
+
 def repro_command(root, build_dir, job, crash_file):
     """The shell command that replays a crash file as the job ran it: from the source tree, under the job's runner,
     shakedown-repro of the job's build told the environment, which sets up that environment's profile itself

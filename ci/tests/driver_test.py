@@ -290,6 +290,12 @@ class CrashFileTest(unittest.TestCase):
         self.assertEqual(cmd, "cd /src && env ASAN_OPTIONS=detect_stack_use_after_return=0 qemu-s390x -L "
                               "'/sys root' -cpu max /b/fuzz/shakedown-repro --env emul.sha512ni /f")
 
+    def test_a_replay_gets_the_environment_without_its_emulation_minimum(self):
+        items = ["SHAKEDOWN_EMULATE=sha512ni", "SHAKEDOWN_EMULATE_REQUIRE=vsha512rnds2=1000", "A=b=c"]
+        want = {"SHAKEDOWN_EMULATE": "sha512ni", "A": "b=c"}
+        self.assertEqual(fuzz_run.replay_environment(items), want)
+        self.assertEqual(fuzz_run.replay_environment(dict(i.partition("=")[::2] for i in items)), want)
+
     def test_crash_files_are_recorded_with_their_command(self):
         with tempfile.TemporaryDirectory() as d:
             sha = "0123456789abcdef0123456789abcdef01234567"
