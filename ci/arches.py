@@ -12,6 +12,7 @@ class Arch:
     folder: str      # arch/<folder>, backend names "<folder>/<isa>"
     debian: str      # dpkg architecture
     processors: tuple
+    triple: str      # GNU triple: gcc cross compilers, /usr/<triple>, multiarch folders
 
 
 def read(path=ARCHES_FILE):
@@ -21,9 +22,9 @@ def read(path=ARCHES_FILE):
             text = line.split("#", 1)[0].split()
             if not text:
                 continue
-            if len(text) != 4:
-                raise ValueError(f"{path}:{lineno}: expected NAME FOLDER DEBIAN PROCESSORS")
-            out.append(Arch(text[0], text[1], text[2], tuple(text[3].split(","))))
+            if len(text) != 5:
+                raise ValueError(f"{path}:{lineno}: expected NAME FOLDER DEBIAN PROCESSORS TRIPLE")
+            out.append(Arch(text[0], text[1], text[2], tuple(text[3].split(",")), text[4]))
     return out
 
 

@@ -1,19 +1,20 @@
 # shakedown_arch_of(<processor>): the arch ci/arches.txt maps a processor name to, the one mapping every part of the
 # build uses. Sets SHAKEDOWN_ARCH (the arch/ folder and backend-name prefix: arm64), SHAKEDOWN_MATRIX_ARCH (the
-# matrix's and QEMU's name: aarch64) and SHAKEDOWN_DEB_ARCH (Debian's: arm64) in the caller's scope; all empty for
-# a processor the file does not know (generic backends only, no matrix).
+# matrix's and QEMU's name: aarch64), SHAKEDOWN_DEB_ARCH (Debian's: arm64) and SHAKEDOWN_ARCH_TRIPLE (GNU's:
+# aarch64-linux-gnu) in the caller's scope; all empty for a processor the file does not know (generic backends only,
+# no matrix).
 function(shakedown_arch_of processor)
   string(TOLOWER "${processor}" _proc)
   file(STRINGS ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/../ci/arches.txt _lines REGEX "^[a-z0-9_]")
-  foreach(_var SHAKEDOWN_ARCH SHAKEDOWN_MATRIX_ARCH SHAKEDOWN_DEB_ARCH)
+  foreach(_var SHAKEDOWN_ARCH SHAKEDOWN_MATRIX_ARCH SHAKEDOWN_DEB_ARCH SHAKEDOWN_ARCH_TRIPLE)
     set(${_var} "" PARENT_SCOPE)
   endforeach()
   foreach(_line IN LISTS _lines)
     string(REGEX REPLACE "#.*" "" _line "${_line}")
     string(REGEX MATCHALL "[^ \t]+" _fields "${_line}")
     list(LENGTH _fields _n)
-    if(NOT _n EQUAL 4)
-      message(FATAL_ERROR "shakedown: ci/arches.txt: '${_line}' is not NAME FOLDER DEBIAN PROCESSORS")
+    if(NOT _n EQUAL 5)
+      message(FATAL_ERROR "shakedown: ci/arches.txt: '${_line}' is not NAME FOLDER DEBIAN PROCESSORS TRIPLE")
     endif()
     list(GET _fields 3 _processors)
     string(REPLACE "," ";" _processors "${_processors}")
@@ -21,9 +22,11 @@ function(shakedown_arch_of processor)
       list(GET _fields 0 _name)
       list(GET _fields 1 _folder)
       list(GET _fields 2 _debian)
+      list(GET _fields 4 _triple)
       set(SHAKEDOWN_ARCH ${_folder} PARENT_SCOPE)
       set(SHAKEDOWN_MATRIX_ARCH ${_name} PARENT_SCOPE)
       set(SHAKEDOWN_DEB_ARCH ${_debian} PARENT_SCOPE)
+      set(SHAKEDOWN_ARCH_TRIPLE ${_triple} PARENT_SCOPE)
       return()
     endif()
   endforeach()

@@ -11,7 +11,7 @@ if(NOT SHAKEDOWN_MATRIX_ARCH)
   message(FATAL_ERROR "shakedown: processor '${CMAKE_SYSTEM_PROCESSOR}' is not in ci/arches.txt")
 endif()
 set(SHAKEDOWN_QEMU_ARCH ${SHAKEDOWN_MATRIX_ARCH})
-set(SHAKEDOWN_CROSS_TRIPLE ${SHAKEDOWN_MATRIX_ARCH}-linux-gnu)
+set(SHAKEDOWN_CROSS_TRIPLE ${SHAKEDOWN_ARCH_TRIPLE})
 set(CMAKE_LIBRARY_ARCHITECTURE ${SHAKEDOWN_CROSS_TRIPLE})
 
 # ci/cross-deps extracts foreign .debs (OpenSSL, libclang-rt) and builds GoogleTest for the target
