@@ -38,6 +38,61 @@ inline constexpr const char* kCalleeSavedNames[] = {"s0",  "s1",  "s2",  "s3",  
                                                     "fs4", "fs5", "fs6", "fs7", "fs8", "fs9", "fs10", "fs11"};
 inline constexpr std::uint64_t kFlagsMustBeClear = 0;
 inline constexpr const char* kMisbehaveClobbers = "s1";
+#elif defined(__powerpc64__) && defined(_CALL_ELF) && _CALL_ELF == 2 && defined(__LITTLE_ENDIAN__)
+// 64-Bit ELF V2 ABI §2.2.1.1: r14-r31, f14-f31 (doubleword 0 of vs14-vs31) and v20-v31 (vs52-vs63) are
+// nonvolatile; a vector register takes two slots (its doublewords as lxvd2x moves them). No must-be-clear flag.
+#define SHAKEDOWN_ABI_VR(n) "v" #n ".dw0", "v" #n ".dw1"
+inline constexpr const char* kCalleeSavedNames[] = {"r14",
+                                                    "r15",
+                                                    "r16",
+                                                    "r17",
+                                                    "r18",
+                                                    "r19",
+                                                    "r20",
+                                                    "r21",
+                                                    "r22",
+                                                    "r23",
+                                                    "r24",
+                                                    "r25",
+                                                    "r26",
+                                                    "r27",
+                                                    "r28",
+                                                    "r29",
+                                                    "r30",
+                                                    "r31",
+                                                    "f14",
+                                                    "f15",
+                                                    "f16",
+                                                    "f17",
+                                                    "f18",
+                                                    "f19",
+                                                    "f20",
+                                                    "f21",
+                                                    "f22",
+                                                    "f23",
+                                                    "f24",
+                                                    "f25",
+                                                    "f26",
+                                                    "f27",
+                                                    "f28",
+                                                    "f29",
+                                                    "f30",
+                                                    "f31",
+                                                    SHAKEDOWN_ABI_VR(20),
+                                                    SHAKEDOWN_ABI_VR(21),
+                                                    SHAKEDOWN_ABI_VR(22),
+                                                    SHAKEDOWN_ABI_VR(23),
+                                                    SHAKEDOWN_ABI_VR(24),
+                                                    SHAKEDOWN_ABI_VR(25),
+                                                    SHAKEDOWN_ABI_VR(26),
+                                                    SHAKEDOWN_ABI_VR(27),
+                                                    SHAKEDOWN_ABI_VR(28),
+                                                    SHAKEDOWN_ABI_VR(29),
+                                                    SHAKEDOWN_ABI_VR(30),
+                                                    SHAKEDOWN_ABI_VR(31)};
+#undef SHAKEDOWN_ABI_VR
+inline constexpr std::uint64_t kFlagsMustBeClear = 0;
+inline constexpr const char* kMisbehaveClobbers = "r14";
 #else
 #error "SHAKEDOWN_DIFF_ABI_CALL set for an architecture without a callee-saved register list"
 #endif
