@@ -56,7 +56,7 @@ bool is_arch_backend_name(std::string_view name) {
   const auto slash = name.find('/');
   if (slash == std::string_view::npos || slash + 1 == name.size()) return false;
   const std::string_view arch = name.substr(0, slash);
-  if (arch != "x86_64" && arch != "arm64" && arch != "riscv64" && arch != "s390x") return false;
+  if (arch != "x86_64" && arch != "arm64" && arch != "riscv64" && arch != "s390x" && arch != "ppc64le") return false;
   return std::ranges::all_of(name.substr(slash + 1), [](char c) {
     return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
   });
