@@ -57,9 +57,8 @@ bool is_arch_backend_name(std::string_view name) {
   if (slash == std::string_view::npos || slash + 1 == name.size()) return false;
   const std::string_view arch = name.substr(0, slash);
   if (arch != "x86_64" && arch != "arm64" && arch != "riscv64" && arch != "s390x" && arch != "ppc64le") return false;
-  return std::ranges::all_of(name.substr(slash + 1), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
-  });
+  return std::ranges::all_of(name.substr(slash + 1),
+                             [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_'; });
 }
 
 template <class Table>
@@ -211,7 +210,8 @@ TEST_F(RegistryEnv, MalformedValuesAreClearErrorsNeverFallbacks) {
       {"sha256=generic;sha512=generic", "unknown sha256 backend"},
   };
   std::string exclude_all;
-  for (const auto& k : shakedown::compiled_backends<Family::keccak>()) exclude_all += (exclude_all.empty() ? "" : ",") + std::string("keccak=-") + std::string(k.info.name);
+  for (const auto& k : shakedown::compiled_backends<Family::keccak>())
+    exclude_all += (exclude_all.empty() ? "" : ",") + std::string("keccak=-") + std::string(k.info.name);
   for (auto c : cases) {
     std::string env = c.env;
     if (c.must_mention == nullptr) {
