@@ -86,19 +86,7 @@ void record_failure(std::string_view test_name) {
   r.charges.clear();
 }
 
-const char* record_arch() noexcept {
-#if defined(__x86_64__)
-  return "x86_64";
-#elif defined(__aarch64__)
-  return "aarch64";
-#elif defined(__s390x__)
-  return "s390x";
-#elif defined(__riscv) && __riscv_xlen == 64
-  return "riscv64";
-#else
-  return "unknown";
-#endif
-}
+const char* record_arch() noexcept { return SHAKEDOWN_RECORD_ARCH; }
 
 namespace {
 // Appends s as a JSON string (quotes, backslashes and control characters escaped); false when out of room.
@@ -139,8 +127,8 @@ std::size_t format_record(char* buf, std::size_t room, std::string_view suite, s
                   put_json_string(buf, room, at, family) && put_text(",\"backend\":") &&
                   put_json_string(buf, room, at, backend) && put_text(",\"check\":") &&
                   put_json_string(buf, room, at, check) && put_text(",\"count\":") && put_text(number) &&
-                  put_text(",\"env\":") && put_json_string(buf, room, at, env ? env : "") &&
-                  put_text(",\"arch\":") && put_json_string(buf, room, at, record_arch()) && put_text("}\n");
+                  put_text(",\"env\":") && put_json_string(buf, room, at, env ? env : "") && put_text(",\"arch\":") &&
+                  put_json_string(buf, room, at, record_arch()) && put_text("}\n");
   if (!ok) return 0;
   buf[at] = '\0';
   return at;
@@ -183,8 +171,8 @@ void flush_records() {
     const auto& [suite, family, backend, check] = key;
     // dump() escapes whatever a check name holds. (Keys come out sorted: nlohmann::ordered_json is 3.9+, and the
     // OSS-Fuzz image's Ubuntu 20.04 has 3.7.)
-    const nlohmann::json line = {{"suite", suite}, {"family", family}, {"backend", backend}, {"check", check},
-                                 {"count", count},  {"env", env ? env : ""}, {"arch", record_arch()}};
+    const nlohmann::json line = {{"suite", suite}, {"family", family},      {"backend", backend},   {"check", check},
+                                 {"count", count}, {"env", env ? env : ""}, {"arch", record_arch()}};
     text += line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   }
   if (!append_records(path, text.data(), text.size()))

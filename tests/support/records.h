@@ -32,7 +32,7 @@ void clear_charges();
 // without a backend when none was (the report then reads the backend from the test's parameter).
 void record_failure(std::string_view test_name);
 
-// The arch the records are tagged with ("x86_64", "aarch64", "s390x", "riscv64"): the target this binary was
+// The arch the records are tagged with (a NAME of ci/arches.txt, set by CMake): the target this binary was
 // compiled for, so the report groups its matrix per arch without guessing from environment names.
 const char* record_arch() noexcept;
 // One record line, written into buf without allocating (tests/msan_check.cc uses it too); returns its length,
