@@ -43,3 +43,30 @@ apt_suite_version() {
   apt_suite "$suite" "$arches" apt-cache madison "$pkg" 2>/dev/null | awk -F'|' '{gsub(/ /, "", $2); print $2}' |
     { grep -E "$pattern" || true; } | sort -V | tail -n 1
 }
+
+# apt_suite_orig_tarball SUITE PACKAGE DEST: the upstream tarball (<package>_<version>.orig.tar.*) of source package
+# PACKAGE in SUITE, downloaded into DEST once and checked against the SHA-256 of the suite's Sources index; prints
+# its path. Only that tarball is needed, and some mirrors serve it but not the .dsc or the Debian patches, so
+# apt-get source's own verdict is not the test: the checksum is.
+apt_suite_orig_tarball() {
+  local suite=$1 pkg=$2 dest=$3 src=$1-src dir sum size name
+  dir=$(apt_suite_dir "$src")
+  mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial" "$dir/sources.list.d" "$dest"
+  local mirror=${SHAKEDOWN_DEBIAN_MIRROR:-http://deb.debian.org/debian}
+  echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $suite main" >"$dir/sources.list"
+  if [[ ! -f $dir/.updated ]]; then
+    apt_suite "$src" "" apt-get update >"$dir/update.log" 2>&1 ||
+      { echo "apt-suite: apt-get update of $suite's sources failed (log $dir/update.log)" >&2; return 1; }
+    touch "$dir/.updated"
+  fi
+  read -r sum size name < <(apt_suite "$src" "" apt-cache showsrc "$pkg" 2>/dev/null |
+    awk '/^Checksums-Sha256:/ { f = 1; next } /^[^ ]/ { f = 0 } f && $3 ~ /\.orig\.tar\./ { print; exit }') || true
+  [[ -n ${name:-} ]] || { echo "apt-suite: no source package $pkg in $suite" >&2; return 1; }
+  if ! echo "$sum  $dest/$name" | sha256sum -c --status 2>/dev/null; then
+    echo "apt-suite: downloading $name ($((size / 1000000)) MB) from $suite's sources" >&2
+    (cd "$dest" && apt_suite "$src" "" apt-get source --download-only "$pkg" >"$dir/source-$pkg.log" 2>&1) || true
+    echo "$sum  $dest/$name" | sha256sum -c --status 2>/dev/null ||
+      { echo "apt-suite: $name missing or not as $suite's Sources index says (log $dir/source-$pkg.log)" >&2; return 1; }
+  fi
+  echo "$dest/$name"
+}
