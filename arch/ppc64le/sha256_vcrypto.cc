@@ -66,29 +66,14 @@ constexpr auto kSplatK = splat_k<std::uint32_t, 4>(kSha256K);
   compress_lanes<std::uint32_t, U32x4>(h, data, nblocks, kSplatK);
 }
 
-// The transposed block and the compiler's spills of the sixteen-vector window (the rounds need 8 state vectors,
-// 16 window vectors and their temporaries: more than the 32 vector registers the vector-crypto instructions name).
-// Frames measured under gcc 12 with UBSan: 2192 bytes for SHA-256 x4, 1840 for SHA-512 x2.
-constexpr std::size_t kVcryptoLanesStack = 3072;
-
-void blocks_x4(std::uint32_t* const h[], const std::uint8_t* const data[], std::size_t nblocks) {
-  if (nblocks == 0) return;  // not even the pointer arrays
-  compress_x4(h, data, nblocks);
-  burn_stack(kVcryptoLanesStack);
-}
-
-// vshasigmaw needs the vector-crypto facility (HWCAP2 VEC_CRYPTO, every POWER8 and later) and the unaligned VSX
-// loads and stores (HWCAP VSX).
-bool available(const CpuFeatures& f) { return f.has(CpuFeature::ppc_vsx) && f.has(CpuFeature::ppc_vec_crypto); }
-
 }  // namespace
 
 constinit const Sha256Backend rows::sha256_ppc64le_vcrypto = {
-    {"ppc64le/vcrypto", "POWER8 vector crypto vshasigmaw (HWCAP2 VEC_CRYPTO) and VSX (HWCAP VSX)", available,
+    {"ppc64le/vcrypto", "POWER8 vector crypto vshasigmaw (HWCAP2 VEC_CRYPTO) and VSX (HWCAP VSX)", vcrypto_available,
      kBackendDefault},
     blocks,
     // 4 lanes from 2 busy ones: two streams take one call's rounds instead of two calls' (instruction counts
     // under QEMU, bench/qemu_insn_ratio.py; docs/platforms.md); no POWER hardware here to time it.
-    {4, 2, blocks_x4}};
+    {4, 2, blocks_lanes<std::uint32_t, compress_x4>}};
 
 }  // namespace shakedown::internal
