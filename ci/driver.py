@@ -50,6 +50,7 @@ own record when there is none). Exit status 0 only if all passed.
 """
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -65,6 +66,44 @@ from matrix import Matrix, MatrixError  # noqa: E402
 from plan import Plan  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+COMPILER_CACHE = os.path.join(ROOT, "ci", "compiler-cache")
+
+
+def compiler_cache_on():
+    """Whether the builds compile through ci/compiler-cache (ccache, shared by every clone on this machine): yes
+    when ccache is installed (ci/setup) unless SHAKEDOWN_CCACHE=0."""
+    return os.environ.get("SHAKEDOWN_CCACHE", "1") != "0" and shutil.which("ccache") is not None
+
+
+def compiler_launcher_args():
+    """The cmake arguments that set, or clear, the compiler launcher of a build (a tree configured with the cache
+    loses it again when the cache is turned off)."""
+    launcher = COMPILER_CACHE if compiler_cache_on() else ""
+    return [f"-DCMAKE_{lang}_COMPILER_LAUNCHER={launcher}" for lang in ("C", "CXX", "ASM")]
+
+
+def compiler_cache_counts():
+    """(hits, misses) of the compiler cache so far, or None when it is off or unreadable."""
+    if not compiler_cache_on():
+        return None
+    out = subprocess.run([COMPILER_CACHE, "--print-stats"], capture_output=True, text=True)
+    if out.returncode != 0:
+        return None
+    stats = dict(line.split("\t", 1) for line in out.stdout.splitlines() if "\t" in line)
+    try:
+        hits = int(stats.get("direct_cache_hit", 0)) + int(stats.get("preprocessed_cache_hit", 0))
+        return hits, int(stats.get("cache_miss", 0))
+    except ValueError:
+        return None
+
+
+def compiler_cache_summary(before, after):
+    """"; compiler cache: H of N objects reused" for the build line (other builds running at the same time on this
+    machine count too), or "" when the cache is off."""
+    if before is None or after is None:
+        return "; compiler cache off" if not compiler_cache_on() else ""
+    hits, misses = after[0] - before[0], after[1] - before[1]
+    return f"; compiler cache: {hits} of {hits + misses} objects reused"
 
 
 class Driver:
@@ -99,19 +138,21 @@ class Driver:
         # configured with a deliberately broken backend or emulator model goes back to the real code unless this
         # run breaks it again (--break, or --configure -DSHAKEDOWN_EMUL_TEST_BREAK=..., which comes after).
         configure = ["cmake", "--preset", preset, "-S", ROOT, f"-DSHAKEDOWN_TEST_BREAK={self.args.break_}",
-                     "-DSHAKEDOWN_EMUL_TEST_BREAK="]
+                     "-DSHAKEDOWN_EMUL_TEST_BREAK="] + compiler_launcher_args()
         if self.run_logged(configure + self.args.configure, log) != 0:
             tail(log, 40)
             self.console.fail_step(f"configure {preset} (log {log})")
             return None
         started = time.time()
+        cached_before = compiler_cache_counts()
         if self.run_logged(["cmake", "--build", "--preset", preset], log) != 0:
             with open(log, encoding="utf-8", errors="replace") as f:
                 lines = [line for line in f if "error" in line or "FAILED" in line][:40]
             print("".join("    " + line for line in lines), end="")
             self.console.fail_step(f"build {preset} (log {log})")
             return None
-        self.console.note(f"built {preset} in {build_dir} ({self.console.elapsed(started)})")
+        self.console.note(f"built {preset} in {build_dir} ({self.console.elapsed(started)}"
+                          f"{compiler_cache_summary(cached_before, compiler_cache_counts())})")
         return build_dir
 
     def build_plan(self, row, build_dir):

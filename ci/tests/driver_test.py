@@ -71,6 +71,32 @@ class ModeTest(unittest.TestCase):
         self.assertEqual([arch for arch, _ in d.builds()[0]], ["s390x", "x86_64", "aarch64"])
 
 
+class CompilerLauncherTest(unittest.TestCase):
+    def setUp(self):
+        self.saved = os.environ.get("SHAKEDOWN_CCACHE")
+
+    def tearDown(self):
+        if self.saved is None:
+            os.environ.pop("SHAKEDOWN_CCACHE", None)
+        else:
+            os.environ["SHAKEDOWN_CCACHE"] = self.saved
+
+    def test_builds_compile_through_the_cache_unless_it_is_turned_off(self):
+        os.environ.pop("SHAKEDOWN_CCACHE", None)
+        self.assertTrue(driver.compiler_cache_on(), "ccache is not installed (ci/setup installs it)")
+        launcher = os.path.join(driver.ROOT, "ci", "compiler-cache")
+        self.assertEqual(driver.compiler_launcher_args(), [f"-DCMAKE_{lang}_COMPILER_LAUNCHER={launcher}"
+                                                           for lang in ("C", "CXX", "ASM")])
+        os.environ["SHAKEDOWN_CCACHE"] = "0"
+        # Turned off, a tree configured with the launcher must lose it: an empty value, not a missing argument.
+        self.assertEqual(driver.compiler_launcher_args(), [f"-DCMAKE_{lang}_COMPILER_LAUNCHER="
+                                                           for lang in ("C", "CXX", "ASM")])
+        self.assertEqual(driver.compiler_cache_summary(None, None), "; compiler cache off")
+
+    def test_the_build_line_counts_the_objects_reused(self):
+        self.assertEqual(driver.compiler_cache_summary((10, 5), (160, 7)), "; compiler cache: 150 of 152 objects reused")
+
+
 class ReducedSetTest(unittest.TestCase):
     """An env row with modes= runs only there: ci/test keeps QEMU 10 to a reduced set, ci/verify runs it all. The
     entries left out are the plan's entries of those rows, named exactly."""

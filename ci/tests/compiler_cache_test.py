@@ -1,0 +1,82 @@
+#!/usr/bin/env python3
+"""ci/compiler-cache, the builds' ccache launcher: an object compiled in one clone is reused in another clone at a
+different path, a changed source or an edited sanitizer-coverage ignorelist (which ccache 4.7 does not hash by
+itself) is compiled again, and the compiler sees the ignorelist relative to its build folder."""
+import os
+import shutil
+import subprocess
+import tempfile
+import unittest
+
+LAUNCHER = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "compiler-cache")
+COMPILER = shutil.which("clang-19") or shutil.which("clang")
+
+
+class CompilerCacheTest(unittest.TestCase):
+    def setUp(self):
+        self.assertIsNotNone(shutil.which("ccache"), "ccache is not installed: apt-get install ccache (ci/setup)")
+        self.assertIsNotNone(COMPILER, "clang-19 is not installed (ci/setup)")
+        self.top = tempfile.mkdtemp()
+        self.env = dict(os.environ, SHAKEDOWN_CCACHE_DIR=os.path.join(self.top, "cache"))
+
+    def tearDown(self):
+        shutil.rmtree(self.top)
+
+    def clone(self, path):
+        """A minimal clone at PATH: ci/compiler-cache, a source, an ignorelist and a build folder."""
+        root = os.path.join(self.top, path)
+        os.makedirs(os.path.join(root, "ci"))
+        os.makedirs(os.path.join(root, "build", "fuzz"))
+        shutil.copy(LAUNCHER, os.path.join(root, "ci"))
+        with open(os.path.join(root, "f.c"), "w") as f:
+            f.write("int triple(int x) { return 3 * x; }\n")
+        with open(os.path.join(root, "ignore.txt"), "w") as f:
+            f.write("src:*/nothing.c\n")
+        return root
+
+    def compile(self, root):
+        """Compiles root/f.c through root's launcher as a fuzz preset would; returns (hits, misses) it added."""
+        before = self.counts()
+        subprocess.run([os.path.join(root, "ci", "compiler-cache"), COMPILER, "-g", "-fsanitize=fuzzer-no-link",
+                        f"-fsanitize-coverage-ignorelist={root}/ignore.txt", "-c", f"{root}/f.c", "-o", "f.o"],
+                       cwd=os.path.join(root, "build", "fuzz"), env=self.env, check=True)
+        after = self.counts()
+        return after[0] - before[0], after[1] - before[1]
+
+    def counts(self):
+        out = subprocess.run([LAUNCHER, "--print-stats"], env=self.env, capture_output=True, text=True, check=True)
+        stats = dict(line.split("\t", 1) for line in out.stdout.splitlines() if "\t" in line)
+        hits = int(stats["direct_cache_hit"]) + int(stats["preprocessed_cache_hit"])
+        return hits, int(stats["cache_miss"])
+
+    def test_a_second_clone_at_another_path_reuses_the_object(self):
+        self.assertEqual(self.compile(self.clone("first")), (0, 1))
+        self.assertEqual(self.compile(self.clone("second/deeper")), (1, 0))
+
+    def test_a_changed_source_compiles_again(self):
+        self.compile(self.clone("first"))
+        second = self.clone("second")
+        with open(os.path.join(second, "f.c"), "a") as f:
+            f.write("int twice(int x) { return 2 * x; }\n")
+        self.assertEqual(self.compile(second), (0, 1))
+
+    def test_an_edited_ignorelist_compiles_again(self):
+        self.compile(self.clone("first"))
+        second = self.clone("second")
+        with open(os.path.join(second, "ignore.txt"), "a") as f:
+            f.write("src:*/other.c\n")
+        self.assertEqual(self.compile(second), (0, 1))
+
+    def test_the_compiler_sees_the_ignorelist_relative_to_its_build_folder(self):
+        root = self.clone("first")
+        log = os.path.join(self.top, "ccache.log")
+        self.env["CCACHE_LOGFILE"] = log
+        self.compile(root)
+        with open(log, encoding="utf-8") as f:
+            text = f.read()
+        self.assertIn("-fsanitize-coverage-ignorelist=../../ignore.txt", text)
+        self.assertNotIn(f"-fsanitize-coverage-ignorelist={root}", text)
+
+
+if __name__ == "__main__":
+    unittest.main()
