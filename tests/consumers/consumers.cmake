@@ -4,7 +4,7 @@
 # add_subdirectory consumer is the other).
 set(_consumer_work ${PROJECT_BINARY_DIR}/consumers)
 set(_consumer_env "CMAKE=${CMAKE_COMMAND}" "CMAKE_GENERATOR=${CMAKE_GENERATOR}" "CC=${CMAKE_C_COMPILER}"
-                  "CXX=${CMAKE_CXX_COMPILER}")
+                  "CXX=${CMAKE_CXX_COMPILER}" ${SHAKEDOWN_LAUNCHER_ENV})
 function(shakedown_consumer_test mode)
   cmake_parse_arguments(C "" "SETUP;REQUIRES" "" ${ARGN})
   add_test(NAME package.${mode}
