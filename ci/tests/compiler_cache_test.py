@@ -35,10 +35,12 @@ class CompilerCacheTest(unittest.TestCase):
         return root
 
     def compile(self, root):
-        """Compiles root/f.c through root's launcher as a fuzz preset would; returns (hits, misses) it added."""
+        """Compiles root/f.c through root's launcher as a fuzz preset's Ninja rule would (with its -MD dependency
+        file, which the launcher's depend mode needs); returns the (hits, misses) it added."""
         before = self.counts()
         subprocess.run([os.path.join(root, "ci", "compiler-cache"), COMPILER, "-g", "-fsanitize=fuzzer-no-link",
-                        f"-fsanitize-coverage-ignorelist={root}/ignore.txt", "-c", f"{root}/f.c", "-o", "f.o"],
+                        f"-fsanitize-coverage-ignorelist={root}/ignore.txt", "-MD", "-MT", "f.o", "-MF", "f.o.d", "-c",
+                        f"{root}/f.c", "-o", "f.o"],
                        cwd=os.path.join(root, "build", "fuzz"), env=self.env, check=True)
         after = self.counts()
         return after[0] - before[0], after[1] - before[1]
