@@ -82,24 +82,28 @@ def compiler_launcher_args():
     return [f"-DCMAKE_{lang}_COMPILER_LAUNCHER={launcher}" for lang in ("C", "CXX", "ASM")]
 
 
+def compiler_cache_counts_of(print_stats):
+    """(hits, misses) in the output of `ccache --print-stats` (one "key<TAB>value" a line); KeyError or ValueError
+    when it lacks them (another ccache's format)."""
+    stats = dict(line.split("\t", 1) for line in print_stats.splitlines() if "\t" in line)
+    hits = int(stats["direct_cache_hit"]) + int(stats["preprocessed_cache_hit"])
+    return hits, int(stats["cache_miss"])
+
+
 def compiler_cache_counts():
-    """(hits, misses) of the compiler cache so far, or None when it is off or unreadable."""
+    """(hits, misses) of the compiler cache so far, or None when it is off or its counters are unreadable."""
     if not compiler_cache_on():
         return None
     out = subprocess.run([COMPILER_CACHE, "--print-stats"], capture_output=True, text=True)
-    if out.returncode != 0:
-        return None
-    stats = dict(line.split("\t", 1) for line in out.stdout.splitlines() if "\t" in line)
     try:
-        hits = int(stats.get("direct_cache_hit", 0)) + int(stats.get("preprocessed_cache_hit", 0))
-        return hits, int(stats.get("cache_miss", 0))
-    except ValueError:
+        return compiler_cache_counts_of(out.stdout) if out.returncode == 0 else None
+    except (KeyError, ValueError):
         return None
 
 
 def compiler_cache_summary(before, after):
     """"; compiler cache: H of N objects reused" for the build line (other builds running at the same time on this
-    machine count too), or "" when the cache is off."""
+    machine count too), "; compiler cache off" when it is off, or "" when its counters were unreadable."""
     if before is None or after is None:
         return "; compiler cache off" if not compiler_cache_on() else ""
     hits, misses = after[0] - before[0], after[1] - before[1]

@@ -6,7 +6,12 @@ import os
 import shutil
 import subprocess
 import tempfile
+import sys
 import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+from driver import compiler_cache_counts_of  # noqa: E402
 
 LAUNCHER = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "compiler-cache")
 COMPILER = shutil.which("clang-19") or shutil.which("clang")
@@ -47,27 +52,25 @@ class CompilerCacheTest(unittest.TestCase):
 
     def counts(self):
         out = subprocess.run([LAUNCHER, "--print-stats"], env=self.env, capture_output=True, text=True, check=True)
-        stats = dict(line.split("\t", 1) for line in out.stdout.splitlines() if "\t" in line)
-        hits = int(stats["direct_cache_hit"]) + int(stats["preprocessed_cache_hit"])
-        return hits, int(stats["cache_miss"])
+        return compiler_cache_counts_of(out.stdout)
+
+    def assert_compiled_again_after_appending(self, name, line):
+        """A first clone compiles f.c; a second one whose file NAME has LINE appended must miss."""
+        self.compile(self.clone("first"))
+        second = self.clone("second")
+        with open(os.path.join(second, name), "a") as f:
+            f.write(line)
+        self.assertEqual(self.compile(second), (0, 1))
 
     def test_a_second_clone_at_another_path_reuses_the_object(self):
         self.assertEqual(self.compile(self.clone("first")), (0, 1))
         self.assertEqual(self.compile(self.clone("second/deeper")), (1, 0))
 
     def test_a_changed_source_compiles_again(self):
-        self.compile(self.clone("first"))
-        second = self.clone("second")
-        with open(os.path.join(second, "f.c"), "a") as f:
-            f.write("int twice(int x) { return 2 * x; }\n")
-        self.assertEqual(self.compile(second), (0, 1))
+        self.assert_compiled_again_after_appending("f.c", "int twice(int x) { return 2 * x; }\n")
 
     def test_an_edited_ignorelist_compiles_again(self):
-        self.compile(self.clone("first"))
-        second = self.clone("second")
-        with open(os.path.join(second, "ignore.txt"), "a") as f:
-            f.write("src:*/other.c\n")
-        self.assertEqual(self.compile(second), (0, 1))
+        self.assert_compiled_again_after_appending("ignore.txt", "src:*/other.c\n")
 
     def test_the_compiler_sees_the_ignorelist_relative_to_its_build_folder(self):
         root = self.clone("first")
